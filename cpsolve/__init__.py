@@ -1,0 +1,19 @@
+"""cpsolve: constraint programming for Minesweeper construction and play.
+
+Modules:
+    board:   the ``Board`` type (mines, present cells, click) and its text form.
+    grid:    the king cell graph (networkx) and the compact neighbour tables derived from it.
+    reveal:  flood-fill reveal from a click and the one-click judge every printed board goes through.
+    formats: reading and writing the contest formats; ``InputError`` carries file and line.
+    layout:  the one-click layout backends (greedy, CP-SAT, MiniZinc) behind one registry.
+    casual:  the casual player's rules engine and the minimum over first clicks.
+    compare: sweeps that cross-check the layout backends, with reports.
+    cli:     the ``cpsolve`` command line (typer).
+
+Heavy modules (numpy, scipy, ortools) are imported by the modules that need them, not here,
+so ``import cpsolve`` and ``cpsolve --help`` stay cheap.
+"""
+
+__all__ = ["__version__"]
+
+__version__ = "0.1.0"

@@ -1,0 +1,6 @@
+"""``python -m cpsolve`` runs the command line."""
+
+from cpsolve.cli import main
+
+if __name__ == "__main__":
+    main()

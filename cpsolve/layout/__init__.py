@@ -1,0 +1,240 @@
+"""One-click layout backends behind one registry and one result type.
+
+A backend is a function ``solve(problem, options) -> LayoutResult``. :func:`solve` looks the
+backend up by name (importing it only then), runs it, and sends every board it returns through
+the one-click judge and the problem's own conditions before anyone can print it.
+
+Example:
+    >>> from cpsolve.layout import LayoutProblem, solve
+    >>> result = solve(LayoutProblem(3, 3, 1), backend="greedy")
+    >>> result.status.value, result.board.to_rows()
+    ('possible', ['c..', '...', '..*'])
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from cpsolve.board import Board
+
+__all__ = [
+    "Status",
+    "LayoutProblem",
+    "SolveOptions",
+    "LayoutResult",
+    "BACKENDS",
+    "UnsupportedProblem",
+    "WrongBoardError",
+    "register_backend",
+    "backend_function",
+    "problem_violation",
+    "solve",
+]
+
+
+class Status(str, Enum):
+    """The verdict of a layout backend."""
+
+    POSSIBLE = "possible"
+    IMPOSSIBLE = "impossible"
+    UNKNOWN = "unknown"
+
+
+class UnsupportedProblem(Exception):
+    """A backend cannot solve this kind of problem (for example greedy with a pinned click)."""
+
+
+class WrongBoardError(RuntimeError):
+    """A backend returned a board the judge rejects: a bug, never printed as an answer."""
+
+
+@dataclass(frozen=True)
+class LayoutProblem:
+    """A one-click layout problem.
+
+    Attributes:
+        rows: Board height (of the bounding rectangle for a template).
+        cols: Board width.
+        mines: The number of mines to place.
+        template: Optional board sketch, one string per row: ``#`` no cell, ``*`` mine, ``.`` safe,
+            ``?`` either, ``c`` the click.
+        click: Optional pinned click, 0-based (row, col).
+    """
+
+    rows: int
+    cols: int
+    mines: int
+    template: tuple[str, ...] | None = None
+    click: tuple[int, int] | None = None
+
+    @property
+    def is_plain(self) -> bool:
+        """True for the contest problem: a full rectangle, no fixed cells, a free click."""
+        return self.template is None and self.click is None
+
+    @property
+    def pinned_click(self) -> tuple[int, int] | None:
+        """The click the problem fixes, from ``click`` or from a ``c`` in the template."""
+        if self.click is not None:
+            return self.click
+        if self.template is not None:
+            for r, row in enumerate(self.template):
+                c = row.find("c")
+                if c >= 0:
+                    return (r, c)
+        return None
+
+    def cell_chars(self) -> list[str]:
+        """The template rows, or rows of ``?`` for a plain rectangle."""
+        if self.template is not None:
+            return list(self.template)
+        return ["?" * self.cols] * self.rows
+
+    def present_mask(self) -> np.ndarray:
+        """Boolean array of existing cells."""
+        import numpy as np
+
+        return np.array([[ch != "#" for ch in row] for row in self.cell_chars()], dtype=bool).reshape(
+            self.rows, self.cols
+        )
+
+    @property
+    def cell_count(self) -> int:
+        """The number of existing cells."""
+        return sum(len(row) - row.count("#") for row in self.cell_chars())
+
+
+@dataclass
+class SolveOptions:
+    """Settings shared by the backends; each backend reads the ones it knows.
+
+    Attributes:
+        time_limit: Seconds before a search backend gives up with UNKNOWN.
+        workers: CP-SAT search workers (None: the backend's default).
+        seed: Random seed for the search.
+        encoding: CP-SAT reachability encoding name (None: the default).
+        dominance: CP-SAT symmetry/dominance restriction name (None: the default).
+        solver: MiniZinc solver id.
+    """
+
+    time_limit: float = 60.0
+    workers: int | None = None
+    seed: int = 0
+    encoding: str | None = None
+    dominance: str | None = None
+    solver: str = "gecode"
+
+
+@dataclass
+class LayoutResult:
+    """What a backend decided, with the board when one exists.
+
+    Attributes:
+        status: POSSIBLE with a board, IMPOSSIBLE (proven), or UNKNOWN (time ran out).
+        board: The judged board when status is POSSIBLE.
+        backend: The backend's registry name.
+        seconds: Wall-clock time of the backend, judge excluded.
+        stats: Backend statistics (solver wall time, conflicts, encoding, ...).
+    """
+
+    status: Status
+    board: Board | None = None
+    backend: str = ""
+    seconds: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+BackendFunction = Callable[[LayoutProblem, SolveOptions], LayoutResult]
+
+#: Backend name -> "module:function". The first entry is the default backend.
+BACKENDS: dict[str, str] = {
+    "greedy": "cpsolve.layout.greedy:solve",
+    "cp": "cpsolve.layout.cpsat:solve",
+    "minizinc": "cpsolve.layout.minizinc:solve",
+}
+
+_registered: dict[str, BackendFunction] = {}
+
+
+def register_backend(name: str, function: BackendFunction) -> None:
+    """Register a backend function under a name (tests use this to add fakes)."""
+    _registered[name] = function
+
+
+def backend_function(name: str) -> BackendFunction:
+    """The solve function of a backend, importing its module on first use."""
+    if name in _registered:
+        return _registered[name]
+    if name not in BACKENDS:
+        raise KeyError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+    module_name, function_name = BACKENDS[name].split(":")
+    function = getattr(importlib.import_module(module_name), function_name)
+    _registered[name] = function
+    return function
+
+
+def problem_violation(problem: LayoutProblem, board: Board, clicks: int = 1) -> str | None:
+    """Why a board does not answer a problem, or None when it does.
+
+    Checks the one-click judge, the shape (holes where the template has ``#``), the fixed mines
+    and safe cells of the template, and the pinned click.
+    """
+    import numpy as np
+
+    from cpsolve.reveal import judge
+
+    reason = judge(board, problem.rows, problem.cols, problem.mines, clicks=clicks)
+    if reason is not None:
+        return reason
+    if problem.template is not None:
+        if not np.array_equal(board.present_mask, problem.present_mask()):
+            return "board's cells differ from the template's shape"
+        for r, row in enumerate(problem.template):
+            for c, ch in enumerate(row):
+                if ch == "*" and not board.mines[r, c]:
+                    return f"template fixes a mine at row {r + 1}, col {c + 1}"
+                if ch in ".c" and board.mines[r, c]:
+                    return f"template fixes a safe cell at row {r + 1}, col {c + 1}"
+    pinned = problem.pinned_click
+    if pinned is not None and board.click != pinned:
+        return f"click is not at the pinned row {pinned[0] + 1}, col {pinned[1] + 1}"
+    return None
+
+
+def solve(problem: LayoutProblem, backend: str = "greedy", options: SolveOptions | None = None) -> LayoutResult:
+    """Solve a layout problem with a backend and judge its board.
+
+    Args:
+        problem: The problem.
+        backend: A name from BACKENDS (or one registered with register_backend).
+        options: Backend settings; defaults when None.
+
+    Returns:
+        The backend's result. A POSSIBLE result always carries a board that passed the judge.
+
+    Raises:
+        UnsupportedProblem: The backend cannot solve this kind of problem.
+        WrongBoardError: The backend produced a board the judge rejects (a bug).
+    """
+    function = backend_function(backend)
+    started = time.perf_counter()
+    result = function(problem, options or SolveOptions())
+    if not result.seconds:
+        result.seconds = time.perf_counter() - started
+    result.backend = backend
+    if result.status is Status.POSSIBLE:
+        if result.board is None:
+            raise WrongBoardError(f"backend {backend} said possible but returned no board")
+        reason = problem_violation(problem, result.board)
+        if reason is not None:
+            raise WrongBoardError(
+                f"backend {backend} built a wrong board for {problem.rows} {problem.cols} {problem.mines}: {reason}"
+            )
+    return result

@@ -1,0 +1,105 @@
+"""The greedy method and the one-click judge, against brute force and on every board up to 12x12."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bruteforce import flood_reveal, is_one_click_win, king_neighbours, rectangle_wins
+from cpsolve.board import Board
+from cpsolve.layout import LayoutProblem, Status, solve
+from cpsolve.layout.greedy import greedy_board, is_possible
+from cpsolve.reveal import judge, reveal
+
+SMALL = [(r, c) for r in range(1, 5) for c in range(1, 5)]
+
+
+@pytest.mark.parametrize("rows,cols", SMALL)
+def test_greedy_verdict_equals_brute_force(rows, cols):
+    wins = rectangle_wins(rows, cols)
+    for mines in range(rows * cols):
+        exists = bool(wins.get(mines))
+        assert is_possible(rows, cols, mines) == exists, (rows, cols, mines)
+        board = greedy_board(rows, cols, mines)
+        assert (board is not None) == exists, (rows, cols, mines)
+        if board is not None:
+            assert judge(board, rows, cols, mines) is None
+            assert board.click in wins[mines]
+
+
+def test_every_greedy_board_up_to_12x12_passes_the_judge():
+    checked = 0
+    for rows in range(1, 13):
+        for cols in range(1, 13):
+            for mines in range(rows * cols):
+                result = solve(LayoutProblem(rows, cols, mines), "greedy")
+                assert result.status is (Status.POSSIBLE if is_possible(rows, cols, mines) else Status.IMPOSSIBLE)
+                if result.board is not None:
+                    assert judge(result.board, rows, cols, mines) is None, (rows, cols, mines)
+                    checked += 1
+    assert checked > 5000
+
+
+@pytest.mark.parametrize("size", [(1000, 1000, 0), (1000, 1000, 999_990), (1000, 1000, 123_457), (1, 1000, 999), (2, 999, 2)])
+def test_greedy_large_boards_are_judged_wins(size):
+    rows, cols, mines = size
+    board = greedy_board(rows, cols, mines)
+    assert board is not None and judge(board, rows, cols, mines) is None
+
+
+def _brute_judge(board: Board) -> bool:
+    cells = [(r, c) for r in range(board.shape[0]) for c in range(board.shape[1])]
+    mines = {cell for cell in cells if board.mines[cell]}
+    return is_one_click_win(cells, king_neighbours(cells), mines, board.click)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_judge_agrees_with_a_plain_flood_fill(rows, cols, data):
+    mine_list = data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols))
+    mines = np.array(mine_list, dtype=bool).reshape(rows, cols)
+    click = (data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1)))
+    board = Board(mines, click)
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    expected = flood_reveal(cells, king_neighbours(cells), {c for c in cells if mines[c]}, click)
+    assert {tuple(map(int, cell)) for cell in np.argwhere(reveal(board))} == expected
+    assert (judge(board) is None) == _brute_judge(board)
+
+
+def test_judge_on_every_3x3_board_and_click():
+    for bits in range(1 << 9):
+        mines = np.array([(bits >> i) & 1 for i in range(9)], dtype=bool).reshape(3, 3)
+        for click in [(r, c) for r in range(3) for c in range(3)]:
+            board = Board(mines, click)
+            assert (judge(board) is None) == _brute_judge(board)
+
+
+GOOD = ["c...", "....", "..**", "****"]
+
+
+def test_judge_accepts_a_good_board():
+    assert judge(Board.from_rows(GOOD), 4, 4, 6) is None
+
+
+@pytest.mark.parametrize(
+    "rows,mines,clicks,fragment",
+    [
+        (["c...", "....", "..**", "*.**"], 6, 1, "5 mines"),  # one mine too few for M=6
+        (["c...", "....", "..**", "****"], 5, 1, "6 mines"),  # one mine too many for M=5
+        (["c..*", "...*", "****", "***."], 9, 1, "covered"),  # a covered pocket in the corner
+        (["c...", "....", "..**", "c***"], 5, 2, "2 click"),  # two clicks
+        ([".....", "....", "..**", "****"], 6, 0, "no click"),  # no click
+        (["*c..", "....", "..**", "****"], 7, 1, "covered"),  # the click is no zero cell
+    ],
+)
+def test_judge_rejects(rows, mines, clicks, fragment):
+    board = Board.from_rows([row[:4] for row in rows])
+    reason = judge(board, 4, 4, mines, clicks=clicks)
+    assert reason is not None and fragment in reason
+
+
+def test_judge_rejects_wrong_size_and_click_on_mine():
+    board = Board.from_rows(GOOD)
+    assert "expected 4x5" in judge(board, 4, 5, 6)
+    mined = Board(board.mines.copy(), (3, 3))
+    assert judge(mined) == "click is on a mine"
