@@ -24,9 +24,22 @@ __all__ = ["closed_mine_counts", "neighbour_mine_counts", "zero_cells", "reveal"
 _KING = np.ones((3, 3), dtype=bool)
 
 
+def _box_sum(cells: np.ndarray) -> np.ndarray:
+    """Sum over each cell's 3x3 closed neighbourhood, zero outside the board.
+
+    Two separable passes of three shifted adds: on small boards this is several times faster
+    than a general 2-D correlation, and the judge runs on millions of small boards.
+    """
+    rows, cols = cells.shape
+    padded = np.zeros((rows + 2, cols + 2), dtype=np.uint8)
+    padded[1:-1, 1:-1] = cells
+    across = padded[:, :-2] + padded[:, 1:-1] + padded[:, 2:]
+    return across[:-2] + across[1:-1] + across[2:]
+
+
 def closed_mine_counts(mines: np.ndarray) -> np.ndarray:
     """Mines in each cell's closed neighbourhood (the cell and its 8 neighbours)."""
-    return ndimage.correlate(mines.astype(np.uint8), _KING.astype(np.uint8), mode="constant")
+    return _box_sum(mines)
 
 
 def neighbour_mine_counts(mines: np.ndarray) -> np.ndarray:
@@ -59,7 +72,7 @@ def reveal(board: Board) -> np.ndarray:
     component = labels == labels[board.click]
     # Missing cells are not neighbours: the king graph minus holes is the induced subgraph,
     # so dilating inside the bounding box and masking with present is exact.
-    return ndimage.binary_dilation(component, structure=_KING) & board.present_mask
+    return (_box_sum(component) > 0) & board.present_mask
 
 
 def judge(

@@ -1,0 +1,82 @@
+"""Time the CP-SAT layout backend on the fixed 134-case set (or a few named cases).
+
+Every board goes through the judge (cpsolve.layout.solve does that), and every verdict is
+compared with the feasibility rule. Usage:
+
+    python benchmarks/cp_layout.py --dominance staircase
+    python benchmarks/cp_layout.py --dominance none --encoding cuts --time-limit 10
+    python benchmarks/cp_layout.py --click-centre   # pinned click at the centre of 30x30
+
+Prints one line per case, then a summary (total, median, worst, undecided, disagreements).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from cases import large_set  # noqa: E402
+
+from cpsolve.layout import LayoutProblem, SolveOptions, Status, solve  # noqa: E402
+from cpsolve.layout.greedy import is_possible  # noqa: E402
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dominance", default=None)
+    parser.add_argument("--encoding", default=None)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--limit", type=int, default=None, help="only the first N cases")
+    parser.add_argument("--click-centre", action="store_true", help="30x30 with the click pinned at the centre")
+    parser.add_argument("--json", type=Path, default=None, help="write per-case results here")
+    args = parser.parse_args()
+
+    if args.click_centre:
+        problems = [LayoutProblem(30, 30, m, click=(14, 14)) for m in (100, 400, 800)]
+    else:
+        problems = [LayoutProblem(r, c, m) for r, c, m in large_set()[: args.limit]]
+    options = SolveOptions(time_limit=args.time_limit, workers=args.workers, encoding=args.encoding, dominance=args.dominance)
+    rows = []
+    started = time.perf_counter()
+    for problem in problems:
+        case_start = time.perf_counter()
+        result = solve(problem, "cp", options)
+        seconds = time.perf_counter() - case_start
+        expected = None if problem.click else is_possible(problem.rows, problem.cols, problem.mines)
+        agrees = (
+            result.status is Status.UNKNOWN
+            or expected is None
+            or (result.status is Status.POSSIBLE) == expected
+        )
+        rows.append({"rows": problem.rows, "cols": problem.cols, "mines": problem.mines,
+                     "status": result.status.value, "seconds": round(seconds, 4), "agrees": agrees,
+                     "conflicts": result.stats.get("conflicts")})
+        print(f"{problem.rows:3d} {problem.cols:3d} {problem.mines:5d}  {result.status.value:10s} {seconds:7.3f}s"
+              + ("" if agrees else "  DISAGREES"), flush=True)
+    total = time.perf_counter() - started
+    times = [row["seconds"] for row in rows]
+    stats = result.stats
+    summary = {
+        "machine": f"{platform.machine()} {platform.processor() or ''} {__import__('os').cpu_count()} cores".strip(),
+        "encoding": stats.get("encoding"), "dominance": stats.get("dominance"), "workers": stats.get("workers"),
+        "cases": len(rows), "total": round(total, 2), "median": round(statistics.median(times), 3),
+        "worst": round(max(times), 3), "over_1s": sum(t > 1 for t in times),
+        "undecided": sum(row["status"] == "unknown" for row in rows),
+        "disagreements": sum(not row["agrees"] for row in rows),
+    }
+    print(json.dumps(summary))
+    if args.json:
+        args.json.write_text(json.dumps({"summary": summary, "cases": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""The cell graph: the king graph (8 neighbours) on a board, with missing cells removed.
+
+The networkx graph is the reference statement of who neighbours whom; the CP models are built
+from it directly. Hot loops (the casual player on a million cells) use :class:`PaddedGrid`, a flat
+layout with a border of missing cells, whose neighbour offsets are checked against the graph in
+the tests.
+
+Example:
+    >>> graph = king_graph(2, 3)
+    >>> sorted(graph.neighbors((0, 0)))
+    [(0, 1), (1, 0), (1, 1)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import networkx as nx
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["king_graph", "closed_neighbourhoods", "PaddedGrid"]
+
+
+def king_graph(rows: int, cols: int, present: np.ndarray | None = None) -> nx.Graph:
+    """The king graph on a rows x cols board, nodes ``(row, col)``, minus missing cells.
+
+    Args:
+        rows: Board height.
+        cols: Board width.
+        present: Optional boolean array; cells where it is False are left out.
+
+    Returns:
+        An undirected graph whose edges join cells that touch by side or corner.
+
+    Notes:
+        Built as the strong product of two paths, O(rows * cols) nodes and edges.
+    """
+    graph = nx.strong_product(nx.path_graph(rows), nx.path_graph(cols))
+    if present is not None:
+        graph.remove_nodes_from([(r, c) for r, c in list(graph.nodes) if not present[r, c]])
+    return graph
+
+
+def closed_neighbourhoods(graph: nx.Graph) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """Each cell with its neighbours and itself, in a fixed order (row-major, cell included)."""
+    return {cell: sorted([cell, *graph.neighbors(cell)]) for cell in sorted(graph.nodes)}
+
+
+@dataclass(frozen=True)
+class PaddedGrid:
+    """A board laid out flat with a one-cell border, for loops that must not touch dicts.
+
+    Cell (r, c) has index ``(r + 1) * stride + (c + 1)``; its neighbours are ``index + offset``
+    for the eight offsets, and border or missing cells are marked absent, so no bounds checks
+    are needed in the hot loop.
+
+    Attributes:
+        rows: Board height.
+        cols: Board width.
+        stride: Width of a padded row (cols + 2).
+        offsets: The eight neighbour offsets.
+    """
+
+    rows: int
+    cols: int
+
+    @property
+    def stride(self) -> int:
+        """Width of a padded row."""
+        return self.cols + 2
+
+    @property
+    def size(self) -> int:
+        """Length of the flat arrays."""
+        return (self.rows + 2) * (self.cols + 2)
+
+    @property
+    def offsets(self) -> tuple[int, ...]:
+        """Index differences to the eight neighbours."""
+        s = self.stride
+        return (-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1)
+
+    def index(self, row: int, col: int) -> int:
+        """Flat index of cell (row, col)."""
+        return (row + 1) * self.stride + col + 1
+
+    def cell(self, index: int) -> tuple[int, int]:
+        """(row, col) of a flat index."""
+        row, col = divmod(index, self.stride)
+        return row - 1, col - 1
+
+    def pad(self, values: np.ndarray, fill: int = 0) -> np.ndarray:
+        """A flat copy of a rows x cols array with a border of `fill`."""
+        import numpy as np
+
+        padded = np.full((self.rows + 2, self.cols + 2), fill, dtype=values.dtype)
+        padded[1:-1, 1:-1] = values
+        return padded.ravel()

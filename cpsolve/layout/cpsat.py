@@ -1,0 +1,393 @@
+"""The one-click layout problem as a CP-SAT model.
+
+Variables, one of each per existing cell v (N[v] is v with its king neighbours):
+
+- ``mine[v]``: v holds a mine. The mines sum to M; template cells fix some of them.
+- ``zero[v]``: v is a zero cell, true exactly when no cell of N[v] holds a mine.
+- ``click[v]``: v is the click. Exactly one click, on a safe cell.
+
+With more than one safe cell the click must open a region, so (the problem, stated as in
+``shared/DESIGN.md``): the click is a zero cell; every safe cell is a zero cell or touches one
+(coverage); and every zero cell is reachable from the click through zero cells (reachability).
+With one safe cell the click on it wins by itself.
+
+Reachability encodings (``--encoding``):
+
+- ``levels``: each zero cell other than the click picks one zero parent among its neighbours,
+  and its level is its parent's plus one; levels forbid cycles, so the parents form a tree
+  rooted at the click that spans every zero cell.
+- ``flow``: the click sends one unit of flow to every other zero cell, along arcs between zero
+  cells; a zero cell cut off from the click could not receive its unit.
+- ``cuts``: solve without reachability, then for each zero component that misses the click add
+  "if a cell of this component is zero and the click is not inside it, some cell on its outer
+  boundary is zero", and solve again, until the zero cells are connected or the cuts prove
+  infeasibility.
+
+Redundant constraints (each sound for every one-click board with more than one safe cell):
+
+- every zero cell other than the click has a zero neighbour: it lies on a zero path from the
+  click, and the cell before it on that path is a zero neighbour;
+- the zero cells number at least one and at most N (they are safe cells, the click among them).
+
+Dominance (``--dominance``), what a verdict then rests on:
+
+- ``none``: no restriction; ``Impossible`` is proved from the problem alone.
+- ``symmetry``: the click lies in the top-left quadrant (and on or above the diagonal of a
+  square board): every board can be mirrored or transposed into one that does, so this is
+  sound by the board's symmetries alone.
+- ``corner``: the click is the top-left cell. Sound by the greedy method's theorem (whenever
+  a board exists, the greedy board, clicked in that corner, is one).
+- ``staircase``: as ``corner``, and the safe cells form a down-set (each safe cell's upper and
+  left neighbours are safe). Sound by the same theorem, as the greedy board is such a set; its
+  zero cells are then a down-set containing the corner, hence connected, so no reachability
+  encoding is needed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from cpsolve.board import Board
+from cpsolve.grid import king_graph
+from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status, UnsupportedProblem
+
+__all__ = [
+    "ENCODINGS",
+    "DOMINANCES",
+    "DEFAULT_ENCODING",
+    "DEFAULT_DOMINANCE",
+    "DEFAULT_WORKERS",
+    "OneClickModel",
+    "build_model",
+    "solve",
+]
+
+Cell = tuple[int, int]
+
+ENCODINGS = ("levels", "flow", "cuts")
+DOMINANCES = ("none", "symmetry", "corner", "staircase")
+#: Defaults chosen by benchmarks/cp_layout.py (figures in the README).
+DEFAULT_ENCODING = "levels"
+DEFAULT_DOMINANCE = "staircase"
+#: Search workers by dominance level: the staircase model is solved by presolve and one
+#: search thread; the open models gain from CP-SAT's portfolio even on two cores.
+DEFAULT_WORKERS = {"none": 8, "symmetry": 8, "corner": 8, "staircase": 1}
+
+
+@dataclass
+class OneClickModel:
+    """A built CP-SAT model with its variables keyed by cell."""
+
+    model: cp_model.CpModel
+    cells: list[Cell]
+    neighbours: dict[Cell, list[Cell]]
+    mine: dict[Cell, Any]
+    zero: dict[Cell, Any]
+    click: dict[Cell, Any]
+    safe_count: int
+    cuts_added: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _check_dominance(problem: LayoutProblem, dominance: str) -> None:
+    if dominance not in DOMINANCES:
+        raise UnsupportedProblem(f"unknown dominance {dominance!r}; choose from {', '.join(DOMINANCES)}")
+    if dominance != "none" and not problem.is_plain:
+        raise UnsupportedProblem(
+            f"--dominance {dominance} would conflict with a pinned click or a template; use --dominance none"
+        )
+
+
+def build_model(problem: LayoutProblem, encoding: str = DEFAULT_ENCODING, dominance: str = DEFAULT_DOMINANCE) -> OneClickModel:
+    """Build the CP-SAT model of a layout problem.
+
+    Args:
+        problem: The problem (plain rectangle, pinned click or template).
+        encoding: Reachability encoding: ``levels``, ``flow`` or ``cuts`` (cuts are added later
+            by :func:`solve`; the model built here has none).
+        dominance: One of DOMINANCES.
+
+    Returns:
+        The model and its variables.
+    """
+    if encoding not in ENCODINGS:
+        raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+    _check_dominance(problem, dominance)
+    graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
+    cells = sorted(graph.nodes)
+    neighbours = {cell: sorted(graph.neighbors(cell)) for cell in cells}
+    safe_count = len(cells) - problem.mines
+
+    if dominance == "staircase":
+        return _build_staircase(problem, cells, neighbours, safe_count)
+
+    model = cp_model.CpModel()
+    mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in cells}
+    click = {(r, c): model.new_bool_var(f"click_{r}_{c}") for r, c in cells}
+    zero = {(r, c): model.new_bool_var(f"zero_{r}_{c}") for r, c in cells}
+    built = OneClickModel(model, cells, neighbours, mine, zero, click, safe_count)
+
+    model.add(sum(mine.values()) == problem.mines)
+    model.add_exactly_one(click.values())
+    for cell in cells:
+        model.add_implication(click[cell], ~mine[cell])
+    _add_fixed_cells(built, problem)
+
+    for cell in cells:
+        closed = [cell, *neighbours[cell]]
+        # zero <=> no mine in the closed neighbourhood
+        for other in closed:
+            model.add_implication(zero[cell], ~mine[other])
+        model.add_bool_or([zero[cell], *(mine[other] for other in closed)])
+
+    if safe_count == 1:
+        return built  # the lone safe cell is the click and wins by itself
+
+    for cell in cells:
+        model.add_implication(click[cell], zero[cell])
+        # coverage: a safe cell is a zero cell or touches one
+        model.add_bool_or([mine[cell], zero[cell], *(zero[other] for other in neighbours[cell])])
+        # redundant: a zero cell other than the click has a zero neighbour on its path
+        model.add_bool_or([~zero[cell], click[cell], *(zero[other] for other in neighbours[cell])])
+    model.add(sum(zero.values()) <= safe_count)
+
+    _add_dominance(built, problem, dominance)
+    _add_reading_order_search(built)
+    if encoding == "levels":
+        _add_levels(built)
+    elif encoding == "flow":
+        _add_flow(built)
+    return built
+
+
+def _add_reading_order_search(built: OneClickModel) -> None:
+    """Branch on mines in reading order, safe first."""
+    # Search: make cells safe in reading order. A worker following it grows one compact safe
+    # region from the top-left corner, whose zero cells are connected, and lets the mine count
+    # close the board; the rest of the portfolio searches freely.
+    built.model.add_decision_strategy(
+        [built.mine[cell] for cell in built.cells], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE
+    )
+
+
+def _build_staircase(problem: LayoutProblem, cells: list[Cell], neighbours: dict[Cell, list[Cell]], safe_count: int) -> OneClickModel:
+    """The model restricted to down-sets clicked in the top-left corner.
+
+    In a down-set, a cell's closed neighbourhood is all safe exactly when its largest cell,
+    (min(r+1, R-1), min(c+1, C-1)), is safe; so each zero variable is that one literal, and the
+    zero cells form a down-set holding the corner, which is connected: no reachability needed.
+    """
+    rows, cols = problem.rows, problem.cols
+    model = cp_model.CpModel()
+    mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in cells}
+    click = {cell: model.new_constant(1 if cell == (0, 0) else 0) for cell in cells}
+    zero = {(r, c): ~mine[(min(r + 1, rows - 1), min(c + 1, cols - 1))] for r, c in cells}
+    built = OneClickModel(model, cells, neighbours, mine, zero, click, safe_count)
+    model.add(sum(mine.values()) == problem.mines)
+    model.add(mine[(0, 0)] == 0)
+    for r, c in cells:
+        # a down-set of safe cells: a mine above or to the left forces a mine here
+        if r > 0:
+            model.add_implication(mine[(r - 1, c)], mine[(r, c)])
+        if c > 0:
+            model.add_implication(mine[(r, c - 1)], mine[(r, c)])
+    if safe_count > 1:
+        model.add_bool_or([zero[(0, 0)]])  # the click opens a region
+        for cell in cells:
+            # coverage: a safe cell is a zero cell or touches one
+            model.add_bool_or([mine[cell], zero[cell], *(zero[other] for other in neighbours[cell])])
+    _add_reading_order_search(built)
+    return built
+
+
+def _add_fixed_cells(built: OneClickModel, problem: LayoutProblem) -> None:
+    """Template cells: ``*`` a mine, ``.`` safe, ``c`` the click; and a pinned click."""
+    model = built.model
+    if problem.template is not None:
+        for cell in built.cells:
+            ch = problem.template[cell[0]][cell[1]]
+            if ch == "*":
+                model.add(built.mine[cell] == 1)
+            elif ch in ".c":
+                model.add(built.mine[cell] == 0)
+    pinned = problem.pinned_click
+    if pinned is not None:
+        model.add(built.click[pinned] == 1)
+
+
+def _add_dominance(built: OneClickModel, problem: LayoutProblem, dominance: str) -> None:
+    model, click = built.model, built.click
+    rows, cols = problem.rows, problem.cols
+    if dominance == "symmetry":
+        for (r, c), literal in click.items():
+            outside = r > (rows - 1) // 2 or c > (cols - 1) // 2 or (rows == cols and r > c)
+            if outside:
+                model.add(literal == 0)
+    elif dominance == "corner":
+        model.add(click[(0, 0)] == 1)
+
+
+def _add_levels(built: OneClickModel) -> None:
+    """Parent arcs with levels: a tree rooted at the click spanning the zero cells."""
+    model, zero, click = built.model, built.zero, built.click
+    top = min(len(built.cells), built.safe_count) - 1
+    level = {(r, c): model.new_int_var(0, top, f"level_{r}_{c}") for r, c in built.cells}
+    arcs = 0
+    for cell in built.cells:
+        parents = []
+        for other in built.neighbours[cell]:
+            arc = model.new_bool_var(f"arc_{other[0]}_{other[1]}_{cell[0]}_{cell[1]}")
+            model.add_implication(arc, zero[other])
+            # ">=" rather than "==": any order of levels along the tree will do, which leaves
+            # the search free; cycles are still impossible.
+            model.add(level[cell] >= level[other] + 1).only_enforce_if(arc)
+            parents.append(arc)
+            arcs += 1
+        # a zero cell has exactly one parent unless it is the click, which has none
+        model.add(sum(parents) + click[cell] == zero[cell])
+        model.add(level[cell] == 0).only_enforce_if(click[cell])
+    built.extra["arcs"] = arcs
+
+
+def _add_flow(built: OneClickModel) -> None:
+    """Single-commodity flow: the click supplies one unit to every zero cell, itself included."""
+    model, zero, click = built.model, built.zero, built.click
+    capacity = min(len(built.cells), built.safe_count)
+    inflow: dict[Cell, list] = {cell: [] for cell in built.cells}
+    outflow: dict[Cell, list] = {cell: [] for cell in built.cells}
+    for cell in built.cells:
+        for other in built.neighbours[cell]:
+            flow = model.new_int_var(0, capacity - 1, f"flow_{cell[0]}_{cell[1]}_{other[0]}_{other[1]}")
+            # flow only between zero cells
+            model.add(flow == 0).only_enforce_if(~zero[cell])
+            model.add(flow == 0).only_enforce_if(~zero[other])
+            outflow[cell].append(flow)
+            inflow[other].append(flow)
+    for cell in built.cells:
+        supply = model.new_int_var(0, capacity, f"supply_{cell[0]}_{cell[1]}")
+        model.add(supply == 0).only_enforce_if(~click[cell])
+        model.add(sum(inflow[cell]) + supply == sum(outflow[cell]) + zero[cell])
+    built.extra["arcs"] = sum(len(v) for v in outflow.values())
+
+
+def _zero_components(built: OneClickModel, zero_cells: set[Cell]) -> list[set[Cell]]:
+    """Connected components of the zero cells in the king graph."""
+    seen: set[Cell] = set()
+    components = []
+    for start in sorted(zero_cells):
+        if start in seen:
+            continue
+        component = {start}
+        stack = [start]
+        while stack:
+            cell = stack.pop()
+            for other in built.neighbours[cell]:
+                if other in zero_cells and other not in component:
+                    component.add(other)
+                    stack.append(other)
+        seen |= component
+        components.append(component)
+    return components
+
+
+def _add_cut(built: OneClickModel, component: set[Cell]) -> None:
+    """Zero cells on both sides of a component's boundary ring need a zero cell on the ring.
+
+    Sound because every zero cell is reachable from the click through zero cells, so any two
+    zero cells are joined by a zero path, and a path from inside the ring to outside it crosses
+    the ring. It does not mention the click, so it cuts off every solution that repeats this
+    separation, wherever its click is.
+    """
+    model, zero = built.model, built.zero
+    ring = {other for cell in component for other in built.neighbours[cell]} - component
+    outside = [cell for cell in built.cells if cell not in component and cell not in ring]
+    if not outside:
+        return
+    index = built.cuts_added
+    inside_zero = model.new_bool_var(f"cut{index}_inside")
+    outside_zero = model.new_bool_var(f"cut{index}_outside")
+    for cell in sorted(component):
+        model.add_implication(zero[cell], inside_zero)
+    for cell in outside:
+        model.add_implication(zero[cell], outside_zero)
+    model.add_bool_or([~inside_zero, ~outside_zero, *(zero[cell] for cell in sorted(ring))])
+    built.cuts_added += 1
+
+
+def _board_from_solution(built: OneClickModel, solver: cp_model.CpSolver, problem: LayoutProblem) -> Board:
+    mines = np.zeros((problem.rows, problem.cols), dtype=bool)
+    click_cell = None
+    for cell in built.cells:
+        mines[cell] = solver.boolean_value(built.mine[cell])
+        if solver.boolean_value(built.click[cell]):
+            click_cell = cell
+    present = problem.present_mask() if problem.template is not None else None
+    return Board(mines=mines, click=click_cell, present=present)
+
+
+def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
+    """The CP-SAT backend.
+
+    Args:
+        problem: Any layout problem: plain, pinned click, or template.
+        options: time_limit, workers, seed, encoding, dominance.
+
+    Returns:
+        POSSIBLE with the solver's board, IMPOSSIBLE when the model is proven infeasible, or
+        UNKNOWN when the time limit ran out first.
+    """
+    started = time.perf_counter()
+    encoding = options.encoding or DEFAULT_ENCODING
+    dominance = options.dominance or (DEFAULT_DOMINANCE if problem.is_plain else "none")
+    built = build_model(problem, encoding, dominance)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = options.workers or DEFAULT_WORKERS[dominance]
+    solver.parameters.random_seed = options.seed
+    used_encoding = "none needed" if dominance == "staircase" else encoding
+    stats: dict[str, Any] = {"encoding": used_encoding, "dominance": dominance, "workers": solver.parameters.num_workers}
+    totals = {"conflicts": 0, "branches": 0, "solver_seconds": 0.0}
+    rounds = 0
+    while True:
+        remaining = options.time_limit - (time.perf_counter() - started)
+        if remaining <= 0:
+            status = cp_model.UNKNOWN
+            break
+        solver.parameters.max_time_in_seconds = remaining
+        status = solver.solve(built.model)
+        rounds += 1
+        totals["conflicts"] += solver.num_conflicts
+        totals["branches"] += solver.num_branches
+        totals["solver_seconds"] += solver.wall_time
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or encoding != "cuts" or dominance == "staircase":
+            break
+        if built.safe_count == 1:
+            break
+        zero_cells = {cell for cell in built.cells if solver.boolean_value(built.zero[cell])}
+        components = _zero_components(built, zero_cells)
+        if len(components) == 1:
+            break  # the click is a zero cell, so its component is this one
+        for component in components:
+            _add_cut(built, component)
+        # start the next round from this solution's mines: most of it usually survives the cut
+        built.model.clear_hints()
+        for cell in built.cells:
+            built.model.add_hint(built.mine[cell], solver.boolean_value(built.mine[cell]))
+    stats.update(totals)
+    stats["solver_seconds"] = round(stats["solver_seconds"], 6)
+    stats["status"] = solver.status_name(status)
+    if encoding == "cuts":
+        stats["rounds"] = rounds
+        stats["cuts"] = built.cuts_added
+    seconds = time.perf_counter() - started
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return LayoutResult(Status.POSSIBLE, _board_from_solution(built, solver, problem), seconds=seconds, stats=stats)
+    if status == cp_model.INFEASIBLE:
+        return LayoutResult(Status.IMPOSSIBLE, seconds=seconds, stats=stats)
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
+    return LayoutResult(Status.UNKNOWN, seconds=seconds, stats=stats)
