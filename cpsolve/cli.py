@@ -273,6 +273,41 @@ def check(
     raise typer.Exit(0 if report.all_accepted else 1)
 
 
+@app.command()
+def casual(
+    board_file: Annotated[str, typer.Argument(metavar="FILE", help="Boards as 'r c' then r rows of M/*/. ('-' for stdin).")],
+    explain: Annotated[bool, typer.Option("--explain", help="Show the best first click and the final state of each board.")] = False,
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="text (one integer per board) or json (one object per line).")] = OutputFormat.text,
+) -> None:
+    """The fewest safe cells a casual player leaves covered (ACM Mid-Central 2003 'mines')."""
+    from cpsolve.casual import CasualBoard, draw_state, solve_casual
+    from cpsolve.formats import read_casual_boards
+
+    with _reporting_errors():
+        for item in read_casual_boards(board_file):
+            board = CasualBoard.from_rows(list(item.rows))
+            result = solve_casual(board)
+            click = [result.click[0] + 1, result.click[1] + 1] if result.click else None
+            if output_format is OutputFormat.json:
+                cells = int(board.present.sum())
+                typer.echo(json.dumps({
+                    "board": item.number, "answer": result.covered, "click": click,
+                    "cleared": result.cleared, "flagged": result.flagged,
+                    "covered": cells - result.cleared - result.flagged, "clicks_tried": result.clicks_tried,
+                }))
+            elif explain:
+                where = f"first click at row {click[0]}, col {click[1]}" if click else "no safe cell to click"
+                typer.echo(f"Board {item.number}: {result.covered} safe cells left covered; {where} "
+                           f"({result.cleared} cleared, {result.flagged} flagged)")
+                if result.state is not None:
+                    typer.echo("\n".join(draw_state(board, result.state)))
+                typer.echo("")
+            else:
+                typer.echo(str(result.covered))
+            sys.stdout.flush()
+    raise typer.Exit(0)
+
+
 def main() -> None:
     """Entry point of the ``cpsolve`` console script."""
     app()

@@ -24,6 +24,8 @@ __all__ = [
     "MAX_CELLS",
     "TEMPLATE_CHARS",
     "read_template",
+    "CasualInput",
+    "read_casual_boards",
 ]
 
 #: The largest board (R*C) accepted: the output of a bigger one would not fit in memory.
@@ -250,3 +252,78 @@ def read_template(path: str) -> tuple[str, ...]:
     if all(set(row) == {"#"} for row in rows):
         raise InputError("template has no cells", name)
     return tuple(rows)
+
+
+CASUAL_CHARS = "M*.#"
+
+
+@dataclass(frozen=True)
+class CasualInput:
+    """One board of a casual-player input: its number, first line, and rows."""
+
+    number: int
+    line: int
+    rows: tuple[str, ...]
+
+
+def _check_casual_row(text: str, width: int | None, name: str, board: int, line: int) -> None:
+    for column, ch in enumerate(text, start=1):
+        if ch not in CASUAL_CHARS:
+            raise InputError(f"board {board}: unexpected character {ch!r} at column {column}; use M * . #", name, line)
+    if width is not None and len(text) != width:
+        raise InputError(f"board {board}: row has {len(text)} cells, expected {width}", name, line)
+
+
+def read_casual_boards(path: str) -> Iterator[CasualInput]:
+    """Stream the boards of an ACM 2003 "mines" input.
+
+    Boards are ``r c`` then r rows of ``M``/``*`` (mine), ``.`` (safe) or ``#`` (no cell), until
+    a line ``0 0`` or the end of the file. A file whose first line is not a header is read as one
+    bare grid. Trailing whitespace and blank lines between boards are ignored.
+
+    Raises:
+        InputError: Naming the board and the line: a header that is not two positive integers,
+            fewer rows than the header says, ragged rows, or other characters.
+    """
+    name = _display_name(path)
+    lines = read_lines(path)
+    board_number = 0
+    for number, text in lines:
+        fields = text.split()
+        if not fields:
+            continue
+        if len(fields) == 1 and not fields[0].lstrip("-").isdigit():
+            # a bare grid: this line and every following non-blank line are its rows
+            board_number += 1
+            rows = [text.strip()]
+            width = len(rows[0])
+            _check_casual_row(rows[0], None, name, board_number, number)
+            for row_line, row_text in lines:
+                row = row_text.strip()
+                if not row:
+                    continue
+                _check_casual_row(row, width, name, board_number, row_line)
+                rows.append(row)
+            yield CasualInput(board_number, number, tuple(rows))
+            return
+        board_number += 1
+        try:
+            height, width = (int(field) for field in fields)
+        except ValueError:
+            raise InputError(f"board {board_number}: header should be two integers 'r c', got {text.strip()!r}", name, number) from None
+        if (height, width) == (0, 0):
+            return
+        if height < 1 or width < 1:
+            raise InputError(f"board {board_number}: header needs positive r and c, got {height} {width}", name, number)
+        if height * width > MAX_CELLS:
+            raise InputError(f"board {board_number}: {height}x{width} is larger than {MAX_CELLS} cells", name, number)
+        rows = []
+        for row_line, row_text in lines:
+            row = row_text.strip()
+            _check_casual_row(row, width, name, board_number, row_line)
+            rows.append(row)
+            if len(rows) == height:
+                break
+        if len(rows) < height:
+            raise InputError(f"board {board_number}: header says {height} rows, file ends after {len(rows)}", name, number)
+        yield CasualInput(board_number, number, tuple(rows))

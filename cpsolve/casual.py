@@ -1,0 +1,295 @@
+"""The casual player (ACM Mid-Central USA 2003, "mines"): how many safe cells stay covered.
+
+The player clears one safe cell, then applies two rules to every cleared cell until nothing
+changes, where f, c and m count a cell's flagged, covered and mined neighbours:
+
+1. if f == m, clear every covered neighbour (they must all be safe);
+2. if f + c == m, flag every covered neighbour (they must all be mines).
+
+The answer is the fewest safe cells left covered, over every safe first click.
+
+Notes:
+    Two facts keep the work near-linear in the board size:
+
+    - A first click on a numbered cell (m >= 1) ends at once: rule 1 needs f == m with f = 0,
+      and rule 2 only flags its neighbours, which clears nothing. It leaves all safe cells but
+      one covered, which any other click matches or beats. So only zero cells need trying.
+    - The rules only add knowledge, so the final state of a click is unique, and a cell
+      cleared in click A's final state has a final state contained in A's: it need not be
+      tried. Zero cells of one component clear each other, so this also leaves one click per
+      zero component at most.
+
+    The simulation runs on a flat padded layout (:class:`cpsolve.grid.PaddedGrid`) with
+    bytearrays and a worklist, touching only the cells a click reaches, so each tried click
+    costs the size of its final state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cpsolve.grid import PaddedGrid
+
+__all__ = ["CasualBoard", "CasualResult", "FinalState", "final_state", "solve_casual", "draw_state"]
+
+COVERED, CLEARED, FLAGGED = 0, 1, 2
+
+
+@dataclass
+class CasualBoard:
+    """A board for the casual player.
+
+    Attributes:
+        mines: Boolean array, True where a mine is.
+        present: Boolean array of existing cells (False for ``#`` holes).
+    """
+
+    mines: np.ndarray
+    present: np.ndarray
+
+    @classmethod
+    def from_rows(cls, rows: list[str]) -> CasualBoard:
+        """Build from text rows of ``M`` or ``*`` (mine), ``.`` (safe) and ``#`` (no cell)."""
+        grid = np.array([list(row) for row in rows], dtype="<U1").reshape(len(rows), len(rows[0]))
+        return cls(mines=(grid == "M") | (grid == "*"), present=grid != "#")
+
+    @property
+    def safe_count(self) -> int:
+        """Number of safe cells."""
+        return int(np.count_nonzero(self.present & ~self.mines))
+
+
+@dataclass
+class FinalState:
+    """Where the player stops after one first click.
+
+    Attributes:
+        click: The 0-based first click.
+        cleared: Flat padded indices of cleared cells.
+        flagged: Flat padded indices of flagged cells.
+    """
+
+    click: tuple[int, int]
+    cleared: list[int]
+    flagged: list[int]
+
+
+@dataclass
+class CasualResult:
+    """The answer for one board.
+
+    Attributes:
+        covered: The fewest safe cells left covered (the contest's answer).
+        click: A best first click, 0-based, or None when the board has no safe cell.
+        cleared: Cells cleared from that click.
+        flagged: Cells flagged from that click.
+        clicks_tried: How many first clicks were simulated.
+        state: The final state from the best click (None without a safe cell).
+    """
+
+    covered: int
+    click: tuple[int, int] | None
+    cleared: int
+    flagged: int
+    clicks_tried: int
+    state: FinalState | None = None
+
+
+def _jit(function):
+    """Compile with numba when it is installed; otherwise run the same code as plain Python."""
+    try:
+        from numba import njit
+    except ImportError:  # pragma: no cover - numba is a dependency; this keeps the engine usable
+        return function
+    return njit(cache=True, nogil=True)(function)
+
+
+@_jit
+def _run_rules(start, state, number, offsets, queued, work, changed):  # pragma: no cover - compiled
+    """Clear `start` and apply the two rules with a worklist until nothing changes.
+
+    Arrays are flat and padded (see PaddedGrid). `state` holds COVERED, CLEARED, FLAGGED or
+    ABSENT_STATE and is left changed: the caller reads `changed[:count]` and resets them.
+
+    Returns:
+        (number of changed cells, number of those that were cleared).
+    """
+    count = 1
+    cleared = 1
+    state[start] = 1
+    changed[0] = start
+    work[0] = start
+    top = 1
+    queued[start] = 1
+    while top > 0:
+        top -= 1
+        cell = work[top]
+        queued[cell] = 0
+        covered = 0
+        flags = 0
+        for k in range(8):
+            mark = state[cell + offsets[k]]
+            if mark == 0:
+                covered += 1
+            elif mark == 2:
+                flags += 1
+        if covered == 0:
+            continue
+        mines_here = number[cell]
+        if flags == mines_here:
+            new_mark = 1
+        elif flags + covered == mines_here:
+            new_mark = 2
+        else:
+            continue
+        for k in range(8):
+            other = cell + offsets[k]
+            if state[other] != 0:
+                continue
+            state[other] = new_mark
+            changed[count] = other
+            count += 1
+            if new_mark == 1:
+                cleared += 1
+                if queued[other] == 0:
+                    queued[other] = 1
+                    work[top] = other
+                    top += 1
+            # cleared neighbours of a changed cell see one covered cell fewer: look again
+            for j in range(8):
+                around = other + offsets[j]
+                if state[around] == 1 and queued[around] == 0:
+                    queued[around] = 1
+                    work[top] = around
+                    top += 1
+    return count, cleared
+
+
+@_jit
+def _best_click(candidates, state, number, offsets, safe_total):  # pragma: no cover - compiled
+    """Try each candidate click not cleared by an earlier one; keep the fewest left covered.
+
+    Returns:
+        (fewest covered, its click index, clicks tried).
+    """
+    size = state.shape[0]
+    queued = np.zeros(size, dtype=np.uint8)
+    explored = np.zeros(size, dtype=np.uint8)
+    work = np.empty(size, dtype=np.int64)
+    changed = np.empty(size, dtype=np.int64)
+    best_covered = safe_total + 1
+    best_start = -1
+    tried = 0
+    for start in candidates:
+        if explored[start]:
+            continue
+        count, cleared = _run_rules(start, state, number, offsets, queued, work, changed)
+        tried += 1
+        for i in range(count):
+            cell = changed[i]
+            if state[cell] == 1:
+                explored[cell] = 1
+            state[cell] = 0
+        if safe_total - cleared < best_covered:
+            best_covered = safe_total - cleared
+            best_start = start
+            if best_covered == 0:
+                break
+    return best_covered, best_start, tried
+
+
+ABSENT_STATE = 3
+
+
+class _Engine:
+    """Flat padded tables for one board."""
+
+    def __init__(self, board: CasualBoard):
+        rows, cols = board.mines.shape
+        self.grid = PaddedGrid(rows, cols)
+        mines = (board.mines & board.present).astype(np.uint8)
+        padded_mines = np.zeros((rows + 2, cols + 2), dtype=np.uint8)
+        padded_mines[1:-1, 1:-1] = mines
+        across = padded_mines[:, :-2] + padded_mines[:, 1:-1] + padded_mines[:, 2:]
+        closed = across[:-2] + across[1:-1] + across[2:]
+        self.number = self.grid.pad((closed - mines).astype(np.uint8))
+        # missing cells and the border are never covered, cleared or flagged: nobody's neighbour
+        self.state = self.grid.pad(np.where(board.present, 0, ABSENT_STATE).astype(np.uint8), ABSENT_STATE)
+        self.offsets = np.array(self.grid.offsets, dtype=np.int64)
+        safe = board.present & ~board.mines
+        self.zero_starts = np.flatnonzero(self.grid.pad(safe & (closed == 0)))
+        self.safe_starts = np.flatnonzero(self.grid.pad(safe))
+
+    def final_state(self, start: int) -> tuple[list[int], list[int]]:
+        """Cleared and flagged flat indices after clearing `start`; the tables are left clean."""
+        size = self.state.shape[0]
+        queued = np.zeros(size, dtype=np.uint8)
+        work = np.empty(size, dtype=np.int64)
+        changed = np.empty(size, dtype=np.int64)
+        count, _ = _run_rules(start, self.state, self.number, self.offsets, queued, work, changed)
+        touched = changed[:count]
+        marks = self.state[touched]
+        self.state[touched] = 0
+        return touched[marks == CLEARED].tolist(), touched[marks == FLAGGED].tolist()
+
+
+def final_state(board: CasualBoard, click: tuple[int, int]) -> FinalState:
+    """The player's final state after clearing `click` (0-based, a safe cell)."""
+    engine = _Engine(board)
+    cleared, flagged = engine.final_state(engine.grid.index(*click))
+    return FinalState(click, cleared, flagged)
+
+
+def solve_casual(board: CasualBoard) -> CasualResult:
+    """The fewest safe cells a casual player leaves covered, over every safe first click.
+
+    Args:
+        board: The board.
+
+    Returns:
+        The answer with a best first click. A board with no safe cell answers 0 (there is
+        nothing to leave covered) with no click.
+
+    Notes:
+        Tries zero cells in reading order, skipping those cleared by an earlier final state;
+        the work is the sum of the tried final states' sizes, near-linear in the board.
+    """
+    safe = board.safe_count
+    if safe == 0:
+        return CasualResult(0, None, 0, 0, 0)
+    engine = _Engine(board)
+    tried = 0
+    start = -1
+    if len(engine.zero_starts):
+        _, start, tried = _best_click(engine.zero_starts, engine.state, engine.number, engine.offsets, safe)
+        start = int(start)
+    if start < 0:
+        # no zero cell: every first click stops on itself (see the module notes)
+        start = int(engine.safe_starts[0])
+    cleared, flagged = engine.final_state(start)
+    tried = max(tried, 1)
+    click = engine.grid.cell(start)
+    return CasualResult(safe - len(cleared), click, len(cleared), len(flagged), tried, FinalState(click, cleared, flagged))
+
+
+def draw_state(board: CasualBoard, state: FinalState) -> list[str]:
+    """The final state as text.
+
+    Digits are cleared cells (their number), ``F`` flags, ``-`` covered safe cells (what the
+    answer counts), ``*`` covered mines, ``#`` no cell.
+    """
+    rows, cols = board.mines.shape
+    grid = PaddedGrid(rows, cols)
+    engine_numbers = _Engine(board).number
+    picture = [
+        ["#" if not board.present[r, c] else "*" if board.mines[r, c] else "-" for c in range(cols)] for r in range(rows)
+    ]
+    for index in state.cleared:
+        r, c = grid.cell(index)
+        picture[r][c] = str(engine_numbers[index])
+    for index in state.flagged:
+        r, c = grid.cell(index)
+        picture[r][c] = "F"
+    return ["".join(row) for row in picture]
