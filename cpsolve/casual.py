@@ -52,8 +52,8 @@ class CasualBoard:
     @classmethod
     def from_rows(cls, rows: list[str]) -> CasualBoard:
         """Build from text rows of ``M`` or ``*`` (mine), ``.`` (safe) and ``#`` (no cell)."""
-        grid = np.array([list(row) for row in rows], dtype="<U1").reshape(len(rows), len(rows[0]))
-        return cls(mines=(grid == "M") | (grid == "*"), present=grid != "#")
+        codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(len(rows), len(rows[0]))
+        return cls(mines=(codes == ord("M")) | (codes == ord("*")), present=codes != ord("#"))
 
     @property
     def safe_count(self) -> int:

@@ -266,12 +266,20 @@ class CasualInput:
     rows: tuple[str, ...]
 
 
+_CASUAL_SET = frozenset(CASUAL_CHARS)
+
+
 def _check_casual_row(text: str, width: int | None, name: str, board: int, line: int) -> None:
+    if not _CASUAL_SET.issuperset(text):
+        _report_casual_character(text, name, board, line)
+    if width is not None and len(text) != width:
+        raise InputError(f"board {board}: row has {len(text)} cells, expected {width}", name, line)
+
+
+def _report_casual_character(text: str, name: str, board: int, line: int) -> None:
     for column, ch in enumerate(text, start=1):
         if ch not in CASUAL_CHARS:
             raise InputError(f"board {board}: unexpected character {ch!r} at column {column}; use M * . #", name, line)
-    if width is not None and len(text) != width:
-        raise InputError(f"board {board}: row has {len(text)} cells, expected {width}", name, line)
 
 
 def read_casual_boards(path: str) -> Iterator[CasualInput]:

@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import networkx as nx
-
 if TYPE_CHECKING:
+    import networkx as nx
     import numpy as np
 
 __all__ = ["king_graph", "closed_neighbourhoods", "PaddedGrid"]
@@ -38,6 +37,8 @@ def king_graph(rows: int, cols: int, present: np.ndarray | None = None) -> nx.Gr
     Notes:
         Built as the strong product of two paths, O(rows * cols) nodes and edges.
     """
+    import networkx as nx  # here, not at the top: the casual engine needs only PaddedGrid
+
     graph = nx.strong_product(nx.path_graph(rows), nx.path_graph(cols))
     if present is not None:
         graph.remove_nodes_from([(r, c) for r, c in list(graph.nodes) if not present[r, c]])

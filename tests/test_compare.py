@@ -1,0 +1,82 @@
+"""cpsolve compare: a small range end to end, a forced disagreement, an undecided case."""
+
+import json
+
+from cpsolve.cli import app
+from cpsolve.layout import LayoutResult, Status, register_backend
+from cpsolve.layout.greedy import greedy_board, is_possible
+
+
+def test_small_range_agrees_with_the_rule(runner, tmp_path):
+    report = tmp_path / "report.json"
+    table = tmp_path / "cases.csv"
+    result = runner.invoke(
+        app, ["compare", "--rows", "1-4", "--cols", "2-4", "--backends", "greedy,cp", "--dominance", "none",
+              "--jobs", "2", "--json", str(report), "--csv", str(table), "--quiet"],
+    )
+    assert result.exit_code == 0, result.stdout
+    data = json.loads(report.read_text())
+    cases = [(r, c, m) for r in range(1, 5) for c in range(2, 5) for m in range(r * c)]
+    assert data["cases"] == len(cases) and data["disagreements"] == [] and data["invalid_boards"] == []
+    impossible = sum(not is_possible(*case) for case in cases)
+    for backend in ("greedy", "cp"):
+        figures = data["backends"][backend]
+        assert (figures["possible"], figures["impossible"], figures["unknown"]) == (len(cases) - impossible, impossible, 0)
+        assert figures["worst"] >= figures["p95"] >= figures["median"] >= 0
+    lines = table.read_text().splitlines()
+    assert lines[0] == "rows,cols,mines,backend,verdict,seconds" and len(lines) == 1 + 2 * len(cases)
+    assert "agreement: %d/%d cases (all)" % (len(cases), len(cases)) in result.stdout
+
+
+def _contrarian(problem, options):
+    """A fake backend that calls the 3x3 boards with 8 safe cells impossible."""
+    if (problem.rows, problem.cols, problem.mines) == (3, 3, 1):
+        return LayoutResult(Status.IMPOSSIBLE)
+    board = greedy_board(problem.rows, problem.cols, problem.mines)
+    return LayoutResult(Status.POSSIBLE, board) if board is not None else LayoutResult(Status.IMPOSSIBLE)
+
+
+def _liar(problem, options):
+    """A fake backend whose boards are all mines but the click."""
+    board = greedy_board(problem.rows, problem.cols, 0)
+    board.mines[:] = True
+    board.mines[0, 0] = False
+    return LayoutResult(Status.POSSIBLE, board)
+
+
+def test_forced_disagreement_exits_1_and_is_listed(runner, tmp_path):
+    register_backend("contrarian", _contrarian)
+    report = tmp_path / "r.json"
+    result = runner.invoke(app, ["compare", "--rows", "3", "--cols", "3", "--backends", "greedy,contrarian",
+                                 "--jobs", "1", "--json", str(report), "--quiet"])
+    assert result.exit_code == 1
+    assert "DISAGREE 3 3 1: greedy=possible, contrarian=impossible" in result.stdout
+    data = json.loads(report.read_text())
+    assert data["disagreements"] == [{"rows": 3, "cols": 3, "mines": 1, "verdicts": {"greedy": "possible", "contrarian": "impossible"}}]
+
+
+def test_invalid_board_exits_1(runner):
+    register_backend("liar", _liar)
+    result = runner.invoke(app, ["compare", "--rows", "3", "--cols", "3", "--mines", "0-2", "--backends", "liar", "--jobs", "1", "--quiet"])
+    assert result.exit_code == 1 and "INVALID BOARD 3 3 0 (liar)" in result.stdout
+
+
+def test_undecided_case_exits_3(runner):
+    result = runner.invoke(app, ["compare", "--rows", "30", "--cols", "30", "--mines", "400", "--backends", "greedy,cp",
+                                 "--dominance", "none", "--encoding", "levels", "--time-limit", "0.001", "--jobs", "1", "--quiet"])
+    assert result.exit_code == 3, result.stdout
+    assert "undecided: 1" in result.stdout
+
+
+def test_bad_ranges_and_backends(runner):
+    assert runner.invoke(app, ["compare", "--rows", "5-2"]).exit_code == 1
+    assert runner.invoke(app, ["compare", "--rows", "x"]).exit_code == 1
+    bad = runner.invoke(app, ["compare", "--backends", "greedy,nope"])
+    assert bad.exit_code == 1 and "unknown backend 'nope'" in bad.stderr
+
+
+def test_plot_is_written(runner, tmp_path):
+    picture = tmp_path / "sweep.png"
+    result = runner.invoke(app, ["compare", "--rows", "1-4", "--cols", "1-4", "--backends", "greedy", "--plot", str(picture), "--quiet"])
+    assert result.exit_code == 0
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 10_000

@@ -1,0 +1,175 @@
+"""The CP-SAT backend against brute force: free and pinned clicks, every encoding, templates."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from bruteforce import rectangle_wins, winning_clicks
+from cpsolve.cli import app
+from cpsolve.layout import LayoutProblem, SolveOptions, Status, UnsupportedProblem, problem_violation, solve
+from cpsolve.layout.cpsat import DOMINANCES, ENCODINGS
+
+SMALL = [(r, c) for r in range(1, 5) for c in range(1, 5)]
+
+
+def cp(problem, **options):
+    options.setdefault("time_limit", 60)
+    return solve(problem, "cp", SolveOptions(**options))
+
+
+@pytest.mark.parametrize("rows,cols", SMALL)
+def test_pure_model_equals_brute_force(rows, cols):
+    """--dominance none decides every case up to 4x4 as brute force does; every board is judged."""
+    wins = rectangle_wins(rows, cols)
+    for mines in range(rows * cols):
+        result = cp(LayoutProblem(rows, cols, mines), dominance="none")
+        assert result.status is (Status.POSSIBLE if wins.get(mines) else Status.IMPOSSIBLE), (rows, cols, mines)
+        if result.board is not None:
+            assert result.board.click in wins[mines]
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("dominance", DOMINANCES)
+def test_every_encoding_and_dominance_on_3x3_to_3x4(encoding, dominance):
+    for rows, cols in [(3, 3), (3, 4), (2, 4)]:
+        wins = rectangle_wins(rows, cols)
+        for mines in range(rows * cols):
+            result = cp(LayoutProblem(rows, cols, mines), encoding=encoding, dominance=dominance)
+            expected = Status.POSSIBLE if wins.get(mines) else Status.IMPOSSIBLE
+            assert result.status is expected, (encoding, dominance, rows, cols, mines)
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 3), (3, 4), (4, 4), (2, 5)])
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_pinned_click_equals_brute_force(rows, cols, encoding):
+    wins = rectangle_wins(rows, cols)
+    for mines in range(rows * cols):
+        for click in itertools.product(range(rows), range(cols)):
+            result = cp(LayoutProblem(rows, cols, mines, click=click), encoding=encoding)
+            expected = click in wins.get(mines, ())
+            assert (result.status is Status.POSSIBLE) == expected, (rows, cols, mines, click)
+            assert result.status is not Status.UNKNOWN
+            if result.board is not None:
+                assert result.board.click == click
+
+
+TEMPLATES = [
+    ("....", "..#.", "....", "#..."),  # holes inside and on the edge
+    ("..#..", "..#..", ".....",),  # a wall with a gap: two rooms joined below
+    ("c..", ".?.", "..*", "##."),  # pinned click, a fixed mine
+    ("?.?#", "*..#", "?..."),  # fixed safe cells and a mine
+    ("...", "#.#", "...", "#.#", "..."),  # narrow passages
+]
+
+
+def _template_truth(template):
+    cells = [(r, c) for r, row in enumerate(template) for c, ch in enumerate(row) if ch != "#"]
+    fixed_mines = {(r, c) for r, c in cells if template[r][c] == "*"}
+    fixed_safe = {(r, c) for r, c in cells if template[r][c] in ".c"}
+    clicks = [(r, c) for r, c in cells if template[r][c] == "c"]
+    wins = winning_clicks(cells, fixed_mines, fixed_safe)
+    return cells, wins, (clicks[0] if clicks else None)
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_templates_equal_brute_force(template, encoding):
+    cells, wins, pinned = _template_truth(template)
+    for mines in range(len(cells)):
+        problem = LayoutProblem(len(template), len(template[0]), mines, template=tuple(template))
+        result = cp(problem, encoding=encoding)
+        clicks = wins.get(mines, set())
+        expected = bool(clicks) if pinned is None else pinned in clicks
+        assert (result.status is Status.POSSIBLE) == expected, (template, mines)
+        if result.board is not None:
+            assert problem_violation(problem, result.board) is None
+            rows = result.board.to_rows()
+            assert all(ch == "#" for row_t, row_b in zip(template, rows) for ch_t, ch in zip(row_t, row_b) if ch_t == "#")
+
+
+def test_holes_split_the_board():
+    """Two rooms joined by nothing: one click cannot open both, though each alone could."""
+    template = ("??#??", "??#??")
+    assert cp(LayoutProblem(2, 5, 0, template=template)).status is Status.IMPOSSIBLE
+    assert cp(LayoutProblem(2, 5, 4, template=template)).status is Status.POSSIBLE
+
+
+def test_dominance_conflicting_with_a_pin_is_refused():
+    with pytest.raises(UnsupportedProblem):
+        cp(LayoutProblem(4, 4, 3, click=(2, 2)), dominance="staircase")
+
+
+def test_time_limit_gives_unknown_never_impossible():
+    result = cp(LayoutProblem(40, 40, 800), dominance="none", encoding="levels", time_limit=0.001)
+    assert result.status in (Status.UNKNOWN, Status.POSSIBLE)
+    assert result.status is not Status.IMPOSSIBLE
+
+
+def test_cli_time_limit_exits_3(runner):
+    result = runner.invoke(app, ["layout", "40", "40", "800", "--backend", "cp", "--dominance", "none", "--time-limit", "0.001"])
+    assert result.exit_code == 3 and "time limit" in result.stderr and result.stdout == ""
+
+
+def test_cli_cp_json_stats(runner):
+    result = runner.invoke(app, ["layout", "5", "5", "10", "--backend", "cp", "--format", "json", "--dominance", "none"])
+    assert result.exit_code == 0
+    import json
+
+    payload = json.loads(result.stdout)
+    assert payload["status"] == "possible" and payload["backend"] == "cp"
+    assert {"encoding", "dominance", "conflicts", "branches", "solver_seconds"} <= payload["stats"].keys()
+
+
+def test_cli_click_and_template(runner, examples, tmp_path):
+    result = runner.invoke(app, ["layout", "5", "5", "4", "--click", "3,3"])
+    assert result.exit_code == 0
+    rows = result.stdout.split()
+    assert rows[2][2] == "c" and "".join(rows).count("*") == 4
+    for template in sorted((examples / "templates").glob("*.txt")):
+        result = runner.invoke(app, ["layout", "--template", str(template), "3"])
+        assert result.exit_code == 0, (template, result.stderr)
+        assert result.stdout.strip() == "Impossible" or "c" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["layout", "4", "4", "3", "--click", "5,1"], "outside"),
+        (["layout", "4", "4", "3", "--click", "a,b"], "ROW,COL"),
+        (["layout", "--template", "TEMPLATE", "99"], "mines must be in"),
+        (["layout", "--template", "TEMPLATE", "2", "--click", "1,3"], "missing cell"),
+    ],
+)
+def test_cli_variant_errors(runner, tmp_path, args, fragment):
+    template = tmp_path / "t.txt"
+    template.write_text("..#\n...\n")
+    args = [str(template) if arg == "TEMPLATE" else arg for arg in args]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1 and fragment in result.stderr
+
+
+def test_bad_template(runner, tmp_path):
+    template = tmp_path / "t.txt"
+    template.write_text("..x\n...\n")
+    result = runner.invoke(app, ["layout", "--template", str(template), "1"])
+    assert result.exit_code == 1 and "line 1" in result.stderr and "'x'" in result.stderr
+    template.write_text("c..\n..c\n")
+    result = runner.invoke(app, ["layout", "--template", str(template), "1"])
+    assert result.exit_code == 1 and "more than one click" in result.stderr
+
+
+def test_cp_batch_on_the_codejam_sample(runner, examples, tmp_path):
+    sample = examples / "codejam" / "sample.in"
+    for dominance in ("staircase", "none"):
+        result = runner.invoke(app, ["layout", "-i", str(sample), "--backend", "cp", "--dominance", dominance])
+        assert result.exit_code == 0
+        out = tmp_path / "out.txt"
+        out.write_text(result.stdout)
+        judged = runner.invoke(app, ["check", str(sample), str(out)])
+        assert judged.exit_code == 0, judged.stdout
+
+
+def test_greedy_refuses_variants(runner):
+    result = runner.invoke(app, ["layout", "4", "4", "3", "--click", "2,2", "--backend", "greedy"])
+    assert result.exit_code == 2 and "greedy" in result.stderr
