@@ -1,0 +1,83 @@
+"""The MiniZinc backend: ``models/one_click.mzn`` run through the ``minizinc`` executable.
+
+The model is the CP-SAT model's pure form (no dominance) in a solver-independent language; this
+backend makes it a cross-check of CP-SAT on another solver (Gecode by default). Its boards go
+through the same judge as every other backend's.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+from cpsolve.board import Board
+from cpsolve.formats import InputError
+from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status
+
+__all__ = ["MODEL_PATH", "INSTALL_HINT", "data_file", "solve"]
+
+MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "one_click.mzn"
+INSTALL_HINT = "the minizinc executable was not found on PATH; install it (Debian/Ubuntu: apt-get install minizinc)"
+
+
+def data_file(problem: LayoutProblem) -> str:
+    """The problem as MiniZinc data (dzn)."""
+    chars = problem.cell_chars()
+    present = ", ".join("true" if ch != "#" else "false" for row in chars for ch in row)
+    fixed = ", ".join({"*": "1", ".": "0", "c": "0"}.get(ch, "-1") for row in chars for ch in row)
+    pinned = problem.pinned_click
+    click_row, click_col = (pinned[0] + 1, pinned[1] + 1) if pinned else (0, 0)
+    shape = f"1..{problem.rows}, 1..{problem.cols}"
+    return (
+        f"R = {problem.rows};\nC = {problem.cols};\nM = {problem.mines};\n"
+        f"present = array2d({shape}, [{present}]);\nfixed = array2d({shape}, [{fixed}]);\n"
+        f"click_row = {click_row};\nclick_col = {click_col};\n"
+    )
+
+
+def _parse_board(lines: list[str], problem: LayoutProblem) -> Board:
+    board = Board.from_rows(lines)
+    if problem.template is not None:
+        board.present = problem.present_mask()
+    return board
+
+
+def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
+    """Run the MiniZinc model; POSSIBLE with its board, IMPOSSIBLE, or UNKNOWN at the time limit.
+
+    Raises:
+        InputError: When the minizinc executable is missing (with the install hint).
+    """
+    executable = shutil.which("minizinc")
+    if executable is None:
+        raise InputError(INSTALL_HINT)
+    if not MODEL_PATH.exists():
+        raise InputError(f"the MiniZinc model is missing: {MODEL_PATH} (install cpsolve from a checkout with pip install -e .)")
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder) / "problem.dzn"
+        data.write_text(data_file(problem))
+        command = [executable, "--solver", options.solver, "--time-limit", str(int(options.time_limit * 1000)),
+                   str(MODEL_PATH), str(data)]
+        try:
+            completed = subprocess.run(command, capture_output=True, text=True, timeout=options.time_limit + 30)
+        except subprocess.TimeoutExpired:
+            return LayoutResult(Status.UNKNOWN, seconds=time.perf_counter() - started, stats={"solver": options.solver})
+    seconds = time.perf_counter() - started
+    stats = {"solver": options.solver}
+    output = completed.stdout
+    if completed.returncode != 0 and "=====" not in output and "----------" not in output:
+        error = (completed.stderr.strip().splitlines() or ["no message"])[-1]
+        raise RuntimeError(f"minizinc failed (exit {completed.returncode}): {error}")
+    if "=====UNSATISFIABLE=====" in output:
+        return LayoutResult(Status.IMPOSSIBLE, seconds=seconds, stats=stats)
+    if "----------" in output:
+        lines = [line.strip() for line in output.split("----------")[0].splitlines() if line.strip()]
+        return LayoutResult(Status.POSSIBLE, _parse_board(lines, problem), seconds=seconds, stats=stats)
+    return LayoutResult(Status.UNKNOWN, seconds=seconds, stats=stats)
+
+
