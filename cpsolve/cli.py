@@ -59,6 +59,7 @@ class Dominance(str, Enum):
     """How far the CP-SAT model restricts the boards it looks at."""
 
     none = "none"
+    symmetry = "symmetry"
     corner = "corner"
     staircase = "staircase"
 

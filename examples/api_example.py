@@ -1,0 +1,31 @@
+"""Use cpsolve as a library: a one-click board by each backend, a pinned click, and the casual player."""
+
+from cpsolve.casual import CasualBoard, draw_state, solve_casual
+from cpsolve.layout import LayoutProblem, SolveOptions, solve
+
+
+def build_problems() -> list[tuple[str, LayoutProblem, str, SolveOptions]]:
+    """The problems to solve: the same board by greedy and by the pure CP-SAT model, then a pinned click."""
+    pure = SolveOptions(dominance="none", time_limit=30)
+    return [
+        ("greedy", LayoutProblem(4, 7, 3), "greedy", SolveOptions()),
+        ("CP-SAT, pure model", LayoutProblem(4, 7, 3), "cp", pure),
+        ("CP-SAT, click pinned at the centre", LayoutProblem(5, 5, 6, click=(2, 2)), "cp", pure),
+    ]
+
+
+def main() -> None:
+    """Solve and print each problem, then one casual-player board."""
+    for label, problem, backend, options in build_problems():
+        result = solve(problem, backend, options)
+        print(f"{label}: {result.status.value} in {result.seconds:.3f}s")
+        if result.board is not None:
+            print("\n".join(result.board.to_rows()))
+    board = CasualBoard.from_rows(["M....", "..M..", ".....", "....."])
+    answer = solve_casual(board)
+    print(f"casual player leaves {answer.covered} safe cells covered, clicking row {answer.click[0] + 1}, col {answer.click[1] + 1}")
+    print("\n".join(draw_state(board, answer.state)))
+
+
+if __name__ == "__main__":
+    main()
