@@ -157,7 +157,7 @@ def build_model(problem: LayoutProblem, encoding: str = DEFAULT_ENCODING, domina
     model.add(sum(zero.values()) <= safe_count)
 
     _add_dominance(built, problem, dominance)
-    _add_reading_order_search(built)
+    _add_reading_order_search(built, problem.pinned_click)
     if encoding == "levels":
         _add_levels(built)
     elif encoding == "flow":
@@ -165,14 +165,15 @@ def build_model(problem: LayoutProblem, encoding: str = DEFAULT_ENCODING, domina
     return built
 
 
-def _add_reading_order_search(built: OneClickModel) -> None:
-    """Branch on mines in reading order, safe first."""
-    # Search: make cells safe in reading order. A worker following it grows one compact safe
-    # region from the top-left corner, whose zero cells are connected, and lets the mine count
+def _add_reading_order_search(built: OneClickModel, anchor: Cell | None) -> None:
+    """Branch on mines, safe first, in reading order, or outward from a pinned click."""
+    # A worker following it grows one compact safe region (full rows from the top-left, or a
+    # square around the pinned click), whose zero cells are connected, and lets the mine count
     # close the board; the rest of the portfolio searches freely.
-    built.model.add_decision_strategy(
-        [built.mine[cell] for cell in built.cells], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE
-    )
+    order = built.cells
+    if anchor is not None:
+        order = sorted(built.cells, key=lambda cell: (max(abs(cell[0] - anchor[0]), abs(cell[1] - anchor[1])), cell))
+    built.model.add_decision_strategy([built.mine[cell] for cell in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
 
 
 def _build_staircase(problem: LayoutProblem, cells: list[Cell], neighbours: dict[Cell, list[Cell]], safe_count: int) -> OneClickModel:
@@ -201,7 +202,7 @@ def _build_staircase(problem: LayoutProblem, cells: list[Cell], neighbours: dict
         for cell in cells:
             # coverage: a safe cell is a zero cell or touches one
             model.add_bool_or([mine[cell], zero[cell], *(zero[other] for other in neighbours[cell])])
-    _add_reading_order_search(built)
+    _add_reading_order_search(built, None)
     return built
 
 
@@ -330,8 +331,53 @@ def _board_from_solution(built: OneClickModel, solver: cp_model.CpSolver, proble
     return Board(mines=mines, click=click_cell, present=present)
 
 
+#: Share of the time limit the relaxation (no reachability) may use before the full model.
+RELAXATION_SHARE = 0.3
+
+
+def _run(built: OneClickModel, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]) -> int:
+    """One CP-SAT solve within `seconds`, adding its statistics to `totals`."""
+    if seconds <= 0:
+        return cp_model.UNKNOWN
+    solver.parameters.max_time_in_seconds = seconds
+    status = solver.solve(built.model)
+    totals["conflicts"] += solver.num_conflicts
+    totals["branches"] += solver.num_branches
+    totals["solver_seconds"] += solver.wall_time
+    return status
+
+
+def _connected(built: OneClickModel, solver: cp_model.CpSolver) -> list[set[Cell]]:
+    """The zero components of the solver's solution (one component: reachability holds)."""
+    zero_cells = {cell for cell in built.cells if solver.boolean_value(built.zero[cell])}
+    return _zero_components(built, zero_cells)
+
+
+def _solve_with_cuts(built: OneClickModel, solver: cp_model.CpSolver, deadline: float, totals: dict[str, Any]) -> int:
+    """Solve, and while the zero cells are split, cut the split off and solve again."""
+    while True:
+        status = _run(built, solver, deadline - time.perf_counter(), totals)
+        totals["rounds"] = totals.get("rounds", 0) + 1
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or built.safe_count == 1:
+            return status
+        components = _connected(built, solver)
+        if len(components) == 1:
+            return status  # the click is a zero cell, so its component is this one
+        for component in components:
+            _add_cut(built, component)
+        # start the next round from this solution's mines: most of it usually survives the cut
+        built.model.clear_hints()
+        for cell in built.cells:
+            built.model.add_hint(built.mine[cell], solver.boolean_value(built.mine[cell]))
+
+
 def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     """The CP-SAT backend.
+
+    With ``levels`` or ``flow``, the model without reachability is tried first, for at most
+    RELAXATION_SHARE of the time limit: it is a relaxation, so its infeasibility proves
+    Impossible, and a solution whose zero cells are connected is a solution of the full
+    model (the judge checks it like any other). Otherwise the full model gets the time left.
 
     Args:
         problem: Any layout problem: plain, pinned click, or template.
@@ -342,47 +388,43 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         UNKNOWN when the time limit ran out first.
     """
     started = time.perf_counter()
+    deadline = started + options.time_limit
     encoding = options.encoding or DEFAULT_ENCODING
     dominance = options.dominance or (DEFAULT_DOMINANCE if problem.is_plain else "none")
-    built = build_model(problem, encoding, dominance)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = options.workers or DEFAULT_WORKERS[dominance]
     solver.parameters.random_seed = options.seed
     used_encoding = "none needed" if dominance == "staircase" else encoding
     stats: dict[str, Any] = {"encoding": used_encoding, "dominance": dominance, "workers": solver.parameters.num_workers}
-    totals = {"conflicts": 0, "branches": 0, "solver_seconds": 0.0}
-    rounds = 0
-    while True:
-        remaining = options.time_limit - (time.perf_counter() - started)
-        if remaining <= 0:
-            status = cp_model.UNKNOWN
-            break
-        solver.parameters.max_time_in_seconds = remaining
-        status = solver.solve(built.model)
-        rounds += 1
-        totals["conflicts"] += solver.num_conflicts
-        totals["branches"] += solver.num_branches
-        totals["solver_seconds"] += solver.wall_time
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or encoding != "cuts" or dominance == "staircase":
-            break
-        if built.safe_count == 1:
-            break
-        zero_cells = {cell for cell in built.cells if solver.boolean_value(built.zero[cell])}
-        components = _zero_components(built, zero_cells)
-        if len(components) == 1:
-            break  # the click is a zero cell, so its component is this one
-        for component in components:
-            _add_cut(built, component)
-        # start the next round from this solution's mines: most of it usually survives the cut
-        built.model.clear_hints()
-        for cell in built.cells:
-            built.model.add_hint(built.mine[cell], solver.boolean_value(built.mine[cell]))
+    totals: dict[str, Any] = {"conflicts": 0, "branches": 0, "solver_seconds": 0.0}
+
+    built = None
+    status = cp_model.UNKNOWN
+    if encoding in ("levels", "flow") and dominance != "staircase":
+        relaxed = build_model(problem, "cuts", dominance)  # the model with no reachability yet
+        # One thread on the reading-order strategy: it fills a compact region from the corner,
+        # whose zero cells are connected far more often than a portfolio's first solution.
+        relaxed_solver = cp_model.CpSolver()
+        relaxed_solver.parameters.num_workers = 1
+        relaxed_solver.parameters.search_branching = cp_model.FIXED_SEARCH
+        relaxed_solver.parameters.random_seed = options.seed
+        status = _run(relaxed, relaxed_solver, options.time_limit * RELAXATION_SHARE, totals)
+        stats["relaxation"] = relaxed_solver.status_name(status)
+        if status == cp_model.INFEASIBLE or (
+            status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+            and (relaxed.safe_count == 1 or len(_connected(relaxed, relaxed_solver)) == 1)
+        ):
+            built, solver = relaxed, relaxed_solver
+    if built is None:
+        built = build_model(problem, encoding, dominance)
+        if encoding == "cuts" and dominance != "staircase":
+            status = _solve_with_cuts(built, solver, deadline, totals)
+            stats["cuts"] = built.cuts_added
+        else:
+            status = _run(built, solver, deadline - time.perf_counter(), totals)
     stats.update(totals)
     stats["solver_seconds"] = round(stats["solver_seconds"], 6)
     stats["status"] = solver.status_name(status)
-    if encoding == "cuts":
-        stats["rounds"] = rounds
-        stats["cuts"] = built.cuts_added
     seconds = time.perf_counter() - started
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return LayoutResult(Status.POSSIBLE, _board_from_solution(built, solver, problem), seconds=seconds, stats=stats)
