@@ -6,6 +6,7 @@ compared with the feasibility rule. Usage:
     python benchmarks/cp_layout.py --dominance staircase
     python benchmarks/cp_layout.py --dominance none --encoding cuts --time-limit 10
     python benchmarks/cp_layout.py --click-centre   # pinned click at the centre of 30x30
+    python benchmarks/cp_layout.py --dominance none --no-relaxation --encoding flow   # full model only
 
 Prints one line per case, then a summary (total, median, worst, undecided, disagreements).
 """
@@ -38,7 +39,12 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="only the first N cases")
     parser.add_argument("--click-centre", action="store_true", help="30x30 with the click pinned at the centre")
     parser.add_argument("--json", type=Path, default=None, help="write per-case results here")
+    parser.add_argument("--no-relaxation", action="store_true", help="skip the relaxation pass: time the full model alone")
     args = parser.parse_args()
+    if args.no_relaxation:
+        from cpsolve.layout import cpsat
+
+        cpsat.RELAXATION_SHARE = 0.0
 
     if args.click_centre:
         problems = [LayoutProblem(30, 30, m, click=(14, 14)) for m in (100, 400, 800)]

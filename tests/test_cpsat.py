@@ -8,6 +8,7 @@ import pytest
 from bruteforce import rectangle_wins, winning_clicks
 from cpsolve.cli import app
 from cpsolve.layout import LayoutProblem, SolveOptions, Status, UnsupportedProblem, problem_violation, solve
+from cpsolve.layout import cpsat
 from cpsolve.layout.cpsat import DOMINANCES, ENCODINGS
 
 SMALL = [(r, c) for r in range(1, 5) for c in range(1, 5)]
@@ -29,9 +30,17 @@ def test_pure_model_equals_brute_force(rows, cols):
             assert result.board.click in wins[mines]
 
 
+@pytest.fixture(params=["relaxation first", "full model only"])
+def relaxation(request, monkeypatch):
+    """Run a test with the relaxation pass, and again with the full model alone."""
+    if request.param == "full model only":
+        monkeypatch.setattr(cpsat, "RELAXATION_SHARE", 0.0)
+    return request.param
+
+
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize("dominance", DOMINANCES)
-def test_every_encoding_and_dominance_on_3x3_to_3x4(encoding, dominance):
+def test_every_encoding_and_dominance_on_3x3_to_3x4(encoding, dominance, relaxation):
     for rows, cols in [(3, 3), (3, 4), (2, 4)]:
         wins = rectangle_wins(rows, cols)
         for mines in range(rows * cols):
@@ -42,7 +51,7 @@ def test_every_encoding_and_dominance_on_3x3_to_3x4(encoding, dominance):
 
 @pytest.mark.parametrize("rows,cols", [(3, 3), (3, 4), (4, 4), (2, 5)])
 @pytest.mark.parametrize("encoding", ENCODINGS)
-def test_pinned_click_equals_brute_force(rows, cols, encoding):
+def test_pinned_click_equals_brute_force(rows, cols, encoding, relaxation):
     wins = rectangle_wins(rows, cols)
     for mines in range(rows * cols):
         for click in itertools.product(range(rows), range(cols)):
@@ -74,7 +83,7 @@ def _template_truth(template):
 
 @pytest.mark.parametrize("template", TEMPLATES)
 @pytest.mark.parametrize("encoding", ENCODINGS)
-def test_templates_equal_brute_force(template, encoding):
+def test_templates_equal_brute_force(template, encoding, relaxation):
     cells, wins, pinned = _template_truth(template)
     for mines in range(len(cells)):
         problem = LayoutProblem(len(template), len(template[0]), mines, template=tuple(template))

@@ -14,14 +14,21 @@ With one safe cell the click on it wins by itself.
 Reachability encodings (``--encoding``):
 
 - ``levels``: each zero cell other than the click picks one zero parent among its neighbours,
-  and its level is its parent's plus one; levels forbid cycles, so the parents form a tree
-  rooted at the click that spans every zero cell.
+  and its level is at least its parent's plus one; levels forbid cycles, so the parents form a
+  tree rooted at the click that spans every zero cell.
 - ``flow``: the click sends one unit of flow to every other zero cell, along arcs between zero
   cells; a zero cell cut off from the click could not receive its unit.
-- ``cuts``: solve without reachability, then for each zero component that misses the click add
-  "if a cell of this component is zero and the click is not inside it, some cell on its outer
-  boundary is zero", and solve again, until the zero cells are connected or the cuts prove
-  infeasibility.
+- ``cuts``: solve without reachability, then for each zero component of the solution add
+  "zero cells inside and outside this component's boundary ring need a zero cell on the
+  ring", and solve again, until the zero cells are connected or the cuts prove infeasibility.
+
+With ``levels`` and ``flow``, :func:`solve` first tries the model without reachability (a
+relaxation) on one thread following the search strategy below, for part of the time limit:
+its infeasibility proves Impossible, and a solution whose zero cells happen to be connected
+solves the full model. Only when neither happens is the full model solved.
+
+Search strategy: make cells safe in reading order, or outward from a pinned click. A worker
+following it grows one compact safe region whose zero cells are connected.
 
 Redundant constraints (each sound for every one-click board with more than one safe cell):
 
