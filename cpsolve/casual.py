@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpsolve.grid import PaddedGrid
+from cpsolve.grid import PaddedGrid, box_sum
 
 __all__ = ["CasualBoard", "CasualResult", "FinalState", "final_state", "solve_casual", "draw_state"]
 
@@ -210,10 +210,7 @@ class _Engine:
         rows, cols = board.mines.shape
         self.grid = PaddedGrid(rows, cols)
         mines = (board.mines & board.present).astype(np.uint8)
-        padded_mines = np.zeros((rows + 2, cols + 2), dtype=np.uint8)
-        padded_mines[1:-1, 1:-1] = mines
-        across = padded_mines[:, :-2] + padded_mines[:, 1:-1] + padded_mines[:, 2:]
-        closed = across[:-2] + across[1:-1] + across[2:]
+        closed = box_sum(mines)
         self.number = self.grid.pad((closed - mines).astype(np.uint8))
         # missing cells and the border are never covered, cleared or flagged: nobody's neighbour
         self.state = self.grid.pad(np.where(board.present, 0, ABSENT_STATE).astype(np.uint8), ABSENT_STATE)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import networkx as nx
     import numpy as np
 
-__all__ = ["king_graph", "closed_neighbourhoods", "PaddedGrid"]
+__all__ = ["king_graph", "box_sum", "PaddedGrid"]
 
 
 def king_graph(rows: int, cols: int, present: np.ndarray | None = None) -> nx.Graph:
@@ -45,9 +45,19 @@ def king_graph(rows: int, cols: int, present: np.ndarray | None = None) -> nx.Gr
     return graph
 
 
-def closed_neighbourhoods(graph: nx.Graph) -> dict[tuple[int, int], list[tuple[int, int]]]:
-    """Each cell with its neighbours and itself, in a fixed order (row-major, cell included)."""
-    return {cell: sorted([cell, *graph.neighbors(cell)]) for cell in sorted(graph.nodes)}
+def box_sum(cells: np.ndarray) -> np.ndarray:
+    """Sum over each cell's closed neighbourhood (3x3), zero outside the board, as uint8.
+
+    Two separable passes of three shifted adds: on small boards several times faster than a
+    general 2-D correlation, which matters when the judge runs on millions of boards.
+    """
+    import numpy as np
+
+    rows, cols = cells.shape
+    padded = np.zeros((rows + 2, cols + 2), dtype=np.uint8)
+    padded[1:-1, 1:-1] = cells
+    across = padded[:, :-2] + padded[:, 1:-1] + padded[:, 2:]
+    return across[:-2] + across[1:-1] + across[2:]
 
 
 @dataclass(frozen=True)
