@@ -4,8 +4,7 @@
 
 For each size it writes a random board (15% mines, fixed seed) to a temporary file and runs
 ``python -m cpsolve casual FILE`` as a fresh process, timing the whole run (start-up, imports and
-reading included) and reading its peak memory (ru_maxrss). The first run uses an empty numba
-cache, so it includes compiling the engine. Then, in this process, it times the engine and the plain brute force
+reading included) and reading its peak memory (ru_maxrss). Then, in this process, it times the engine and the plain brute force
 (every safe click, full sweeps; tests/bruteforce.py) on one 60x60 board and prints the ratio.
 """
 
@@ -36,18 +35,14 @@ def random_rows(size: int, density: float, seed: int) -> list[str]:
     return ["".join("M" if cell else "." for cell in line) for line in mines]
 
 
-def time_cli(rows: list[str], cache_dir: str | None = None) -> tuple[float, float, str]:
-    """Seconds, peak MiB and output of a fresh `cpsolve casual` process on the board.
-
-    With `cache_dir`, numba's cache lives there (an empty folder: the engine compiles first).
-    """
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir) if cache_dir else None
+def time_cli(rows: list[str]) -> tuple[float, float, str]:
+    """Seconds, peak MiB and output of a fresh `cpsolve casual` process on the board."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "board.txt"
         path.write_text(f"{len(rows)} {len(rows[0])}\n" + "\n".join(rows) + "\n0 0\n")
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         started = time.perf_counter()
-        output = subprocess.run([sys.executable, "-m", "cpsolve", "casual", str(path)], capture_output=True, text=True, check=True, env=env).stdout
+        output = subprocess.run([sys.executable, "-m", "cpsolve", "casual", str(path)], capture_output=True, text=True, check=True).stdout
         seconds = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return seconds, max(peak, before) / 1024, output.strip()
@@ -56,17 +51,11 @@ def time_cli(rows: list[str], cache_dir: str | None = None) -> tuple[float, floa
 def main() -> None:
     """Print the figures."""
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    # an empty numba cache: the engine compiles in this run (once per installation)
-    with tempfile.TemporaryDirectory() as cache:
-        seconds, peak, output = time_cli(random_rows(100, 0.15, seed=100), cache)
-    print(f"{'100x100, empty numba cache':28s} {seconds:6.2f} s  peak {peak:6.0f} MiB  answer {output}")
-    time_cli(random_rows(10, 0.15, seed=10))  # fill the usual cache if this installation never ran
-    for size in (500, 1000):
+    for size in (100, 500, 1000):
         seconds, peak, output = time_cli(random_rows(size, 0.15, seed=size))
         print(f"{f'{size}x{size}':28s} {seconds:6.2f} s  peak {peak:6.0f} MiB  answer {output}")
     rows = random_rows(60, 0.15, seed=60)
     board = CasualBoard.from_rows(rows)
-    solve_casual(CasualBoard.from_rows(["M.."]))  # load the compiled engine before timing it
     started = time.perf_counter()
     fast = solve_casual(board).covered
     engine = time.perf_counter() - started

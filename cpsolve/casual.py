@@ -19,9 +19,10 @@ Notes:
       tried. Zero cells of one component clear each other, so this also leaves one click per
       zero component at most.
 
-    The simulation runs on a flat padded layout (:class:`cpsolve.grid.PaddedGrid`) with
-    bytearrays and a worklist, touching only the cells a click reaches, so each tried click
-    costs the size of its final state.
+    The simulation runs on a flat padded layout (:class:`cpsolve.grid.PaddedGrid`) with a
+    worklist, touching only the cells a click reaches, so each tried click costs the size of
+    its final state. The loop is compiled C (``_casual_engine.c``) when the extension was
+    built at install time; the same loop in Python is the fallback and the tests' reference.
 """
 
 from __future__ import annotations
@@ -97,21 +98,13 @@ class CasualResult:
     state: FinalState | None = None
 
 
-def _jit(function):
-    """Compile with numba when it is installed; otherwise run the same code as plain Python."""
-    try:
-        from numba import njit
-    except ImportError:  # pragma: no cover - numba is a dependency; this keeps the engine usable
-        return function
-    return njit(cache=True, nogil=True)(function)
-
-
-@_jit
-def _run_rules(start, state, number, offsets, queued, work, changed):  # pragma: no cover - compiled
+def _run_rules_py(start, state, number, offsets, queued, work, changed):
     """Clear `start` and apply the two rules with a worklist until nothing changes.
 
-    Arrays are flat and padded (see PaddedGrid). `state` holds COVERED, CLEARED, FLAGGED or
-    ABSENT_STATE and is left changed: the caller reads `changed[:count]` and resets them.
+    The reference for the C engine (``_casual_engine.c`` runs the same loop) and its fallback
+    where it could not be compiled. Arrays are flat and padded (see PaddedGrid). `state` holds
+    COVERED, CLEARED, FLAGGED or ABSENT_STATE and is left changed: the caller reads
+    `changed[:count]` and resets them.
 
     Returns:
         (number of changed cells, number of those that were cleared).
@@ -167,9 +160,10 @@ def _run_rules(start, state, number, offsets, queued, work, changed):  # pragma:
     return count, cleared
 
 
-@_jit
-def _best_click(candidates, state, number, offsets, safe_total):  # pragma: no cover - compiled
+def _best_click_py(candidates, state, number, offsets, safe_total):
     """Try each candidate click not cleared by an earlier one; keep the fewest left covered.
+
+    The reference for the C engine's ``best_click``, and its fallback.
 
     Returns:
         (fewest covered, its click index, clicks tried).
@@ -185,7 +179,7 @@ def _best_click(candidates, state, number, offsets, safe_total):  # pragma: no c
     for start in candidates:
         if explored[start]:
             continue
-        count, cleared = _run_rules(start, state, number, offsets, queued, work, changed)
+        count, cleared = _run_rules_py(start, state, number, offsets, queued, work, changed)
         tried += 1
         for i in range(count):
             cell = changed[i]
@@ -198,6 +192,18 @@ def _best_click(candidates, state, number, offsets, safe_total):  # pragma: no c
             if best_covered == 0:
                 break
     return best_covered, best_start, tried
+
+
+def _load_engine():
+    """The compiled loops when the C extension was built, else the Python reference."""
+    try:
+        from cpsolve import _casual_engine
+    except ImportError:  # pragma: no cover - the extension is optional at install time
+        return _run_rules_py, _best_click_py
+    return _casual_engine.run_rules, _casual_engine.best_click
+
+
+_run_rules, _best_click = _load_engine()
 
 
 ABSENT_STATE = 3

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bruteforce import casual_oracle, king_neighbours
-from cpsolve.casual import CasualBoard, _best_click, _run_rules, draw_state, final_state, solve_casual
+from cpsolve.casual import CasualBoard, draw_state, final_state, solve_casual
 from cpsolve.cli import app
 from cpsolve.grid import PaddedGrid, king_graph
 
@@ -53,28 +53,31 @@ def test_boards_with_holes_match_brute_force(rows):
     assert answer(rows) == casual_oracle(rows)
 
 
-def test_plain_python_engine_agrees_with_the_compiled_one():
-    """The numba-compiled loops and their uncompiled source give the same answers."""
-    rng = np.random.default_rng(5)
-    for _ in range(30):
-        mines = rng.random((6, 7)) < 0.2
-        board = CasualBoard(mines, np.ones_like(mines))
-        from cpsolve.casual import _Engine
+def test_compiled_engine_is_built_and_agrees_with_the_python_reference():
+    """The C loops (built by pip install) and their Python reference give the same answers."""
+    from cpsolve import casual
 
-        engine = _Engine(board)
+    assert casual._best_click is not casual._best_click_py, "the C extension was not built"
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        mines = rng.random((7, 9)) < rng.random() * 0.4
+        board = CasualBoard(mines, rng.random((7, 9)) < 0.95)
+        engine = casual._Engine(board)
         if not len(engine.zero_starts):
             continue
-        py_best = getattr(_best_click, "py_func", _best_click)
-        # the uncompiled _best_click calls the compiled _run_rules: exercise the source of both
-        py_run = getattr(_run_rules, "py_func", _run_rules)
+        safe = board.safe_count
+        compiled = casual._best_click(engine.zero_starts, engine.state.copy(), engine.number, engine.offsets, safe)
+        reference = casual._best_click_py(engine.zero_starts, engine.state.copy(), engine.number, engine.offsets, safe)
+        assert tuple(map(int, compiled)) == tuple(map(int, reference))
         size = engine.state.shape[0]
-        queued, work, changed = (np.zeros(size, np.uint8), np.empty(size, np.int64), np.empty(size, np.int64))
-        start = int(engine.zero_starts[0])
-        count, cleared = py_run(start, engine.state.copy(), engine.number, engine.offsets, queued, work, changed)
-        assert cleared == len(final_state(board, PaddedGrid(6, 7).cell(start)).cleared)
-        assert py_best(engine.zero_starts, engine.state.copy(), engine.number, engine.offsets, board.safe_count)[0] == (
-            solve_casual(board).covered
-        )
+        start = int(engine.zero_starts[-1])
+        results = []
+        for run in (casual._run_rules, casual._run_rules_py):
+            state = engine.state.copy()
+            queued, work, changed = np.zeros(size, np.uint8), np.empty(size, np.int64), np.empty(size, np.int64)
+            count, cleared = run(start, state, engine.number, engine.offsets, queued, work, changed)
+            results.append((int(count), int(cleared), state.tobytes()))
+        assert results[0] == results[1]
 
 
 def test_padded_offsets_match_the_networkx_graph():
