@@ -347,7 +347,8 @@ def compare(
             raise InputError("--backends is empty")
         if time_limit <= 0:
             raise InputError(f"--time-limit must be positive, got {time_limit}")
-        jobs = jobs or len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (jobs or os.cpu_count() or 1)
+        if jobs is None:
+            jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         if jobs < 1:
             raise InputError(f"--jobs must be at least 1, got {jobs}")
         options = SolveOptions(

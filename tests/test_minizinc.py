@@ -50,3 +50,9 @@ def test_missing_executable_gives_the_install_hint(runner, monkeypatch, tmp_path
     result = runner.invoke(app, ["layout", "3", "3", "1", "--backend", "minizinc"])
     assert result.exit_code == 1
     assert "apt-get install minizinc" in result.stderr and result.stderr.count("\n") == 1
+
+
+@needs_minizinc
+def test_time_limit_gives_unknown_and_exit_3(runner):
+    result = runner.invoke(app, ["layout", "30", "30", "400", "--backend", "minizinc", "--time-limit", "0.001"])
+    assert result.exit_code == 3 and "time limit" in result.stderr and result.stdout == ""

@@ -53,7 +53,7 @@ Dominance (``--dominance``), what a verdict then rests on:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -98,7 +98,6 @@ class OneClickModel:
     click: dict[Cell, Any]
     safe_count: int
     cuts_added: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _check_dominance(problem: LayoutProblem, dominance: str) -> None:
@@ -245,7 +244,6 @@ def _add_levels(built: OneClickModel) -> None:
     model, zero, click = built.model, built.zero, built.click
     top = min(len(built.cells), built.safe_count) - 1
     level = {(r, c): model.new_int_var(0, top, f"level_{r}_{c}") for r, c in built.cells}
-    arcs = 0
     for cell in built.cells:
         parents = []
         for other in built.neighbours[cell]:
@@ -255,11 +253,9 @@ def _add_levels(built: OneClickModel) -> None:
             # the search free; cycles are still impossible.
             model.add(level[cell] >= level[other] + 1).only_enforce_if(arc)
             parents.append(arc)
-            arcs += 1
         # a zero cell has exactly one parent unless it is the click, which has none
         model.add(sum(parents) + click[cell] == zero[cell])
         model.add(level[cell] == 0).only_enforce_if(click[cell])
-    built.extra["arcs"] = arcs
 
 
 def _add_flow(built: OneClickModel) -> None:
@@ -280,7 +276,6 @@ def _add_flow(built: OneClickModel) -> None:
         supply = model.new_int_var(0, capacity, f"supply_{cell[0]}_{cell[1]}")
         model.add(supply == 0).only_enforce_if(~click[cell])
         model.add(sum(inflow[cell]) + supply == sum(outflow[cell]) + zero[cell])
-    built.extra["arcs"] = sum(len(v) for v in outflow.values())
 
 
 def _zero_components(built: OneClickModel, zero_cells: set[Cell]) -> list[set[Cell]]:
