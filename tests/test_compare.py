@@ -80,3 +80,14 @@ def test_plot_is_written(runner, tmp_path):
     result = runner.invoke(app, ["compare", "--rows", "1-4", "--cols", "1-4", "--backends", "greedy", "--plot", str(picture), "--quiet"])
     assert result.exit_code == 0
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 10_000
+
+
+def test_a_wrong_board_is_never_returned():
+    """solve() judges every board: a backend's wrong board raises instead of reaching a printer."""
+    import pytest
+
+    from cpsolve.layout import LayoutProblem, WrongBoardError, solve
+
+    register_backend("liar", _liar)
+    with pytest.raises(WrongBoardError, match="safe cells stay covered|mines"):
+        solve(LayoutProblem(3, 3, 0), "liar")
