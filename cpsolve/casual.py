@@ -209,21 +209,25 @@ _run_rules, _best_click = _load_engine()
 ABSENT_STATE = 3
 
 
+def _mine_numbers(board: CasualBoard) -> np.ndarray:
+    """Mines among each cell's neighbours: the number a cleared cell shows."""
+    mines = (board.mines & board.present).astype(np.uint8)
+    return box_sum(mines) - mines
+
+
 class _Engine:
     """Flat padded tables for one board."""
 
     def __init__(self, board: CasualBoard):
         rows, cols = board.mines.shape
         self.grid = PaddedGrid(rows, cols)
-        mines = (board.mines & board.present).astype(np.uint8)
-        closed = box_sum(mines)
-        self.number = self.grid.pad((closed - mines).astype(np.uint8))
+        numbers = _mine_numbers(board)
+        self.number = self.grid.pad(numbers)
         # missing cells and the border are never covered, cleared or flagged: nobody's neighbour
         self.state = self.grid.pad(np.where(board.present, 0, ABSENT_STATE).astype(np.uint8), ABSENT_STATE)
         self.offsets = np.array(self.grid.offsets, dtype=np.int64)
-        safe = board.present & ~board.mines
-        self.zero_starts = np.flatnonzero(self.grid.pad(safe & (closed == 0)))
-        self.safe_starts = np.flatnonzero(self.grid.pad(safe))
+        self.safe = board.present & ~board.mines
+        self.zero_starts = np.flatnonzero(self.grid.pad(self.safe & (numbers == 0)))
 
     def final_state(self, start: int) -> tuple[list[int], list[int]]:
         """Cleared and flagged flat indices after clearing `start`; the tables are left clean."""
@@ -270,7 +274,7 @@ def solve_casual(board: CasualBoard) -> CasualResult:
         start = int(start)
     if start < 0:
         # no zero cell: every first click stops on itself (see the module notes)
-        start = int(engine.safe_starts[0])
+        start = engine.grid.index(*map(int, np.argwhere(engine.safe)[0]))
     cleared, flagged = engine.final_state(start)
     tried = max(tried, 1)
     click = engine.grid.cell(start)
@@ -285,13 +289,13 @@ def draw_state(board: CasualBoard, state: FinalState) -> list[str]:
     """
     rows, cols = board.mines.shape
     grid = PaddedGrid(rows, cols)
-    engine_numbers = _Engine(board).number
+    numbers = _mine_numbers(board)
     picture = [
         ["#" if not board.present[r, c] else "*" if board.mines[r, c] else "-" for c in range(cols)] for r in range(rows)
     ]
     for index in state.cleared:
         r, c = grid.cell(index)
-        picture[r][c] = str(engine_numbers[index])
+        picture[r][c] = str(numbers[r, c])
     for index in state.flagged:
         r, c = grid.cell(index)
         picture[r][c] = "F"

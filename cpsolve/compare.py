@@ -40,23 +40,26 @@ def parse_range(text: str, option: str) -> tuple[int, int]:
     return low, high
 
 
+def _mine_range(rows: int, cols: int, mines: tuple[int, int] | None) -> range:
+    """The mine counts of a R x C board within the --mines range (0 <= M < R*C)."""
+    if mines is None:
+        return range(rows * cols)
+    return range(mines[0], min(mines[1], rows * cols - 1) + 1)
+
+
 def iter_cases(rows: tuple[int, int], cols: tuple[int, int], mines: tuple[int, int] | None) -> Iterator[tuple[int, int, int]]:
     """Every (R, C, M) in the ranges, M limited to 0 <= M < R*C, in a fixed order."""
     for r in range(rows[0], rows[1] + 1):
         for c in range(cols[0], cols[1] + 1):
-            low, high = (0, r * c - 1) if mines is None else (mines[0], min(mines[1], r * c - 1))
-            for m in range(low, high + 1):
+            for m in _mine_range(r, c, mines):
                 yield r, c, m
 
 
 def count_cases(rows: tuple[int, int], cols: tuple[int, int], mines: tuple[int, int] | None) -> int:
     """How many cases iter_cases yields, without listing them."""
-    total = 0
-    for r in range(rows[0], rows[1] + 1):
-        for c in range(cols[0], cols[1] + 1):
-            low, high = (0, r * c - 1) if mines is None else (mines[0], min(mines[1], r * c - 1))
-            total += max(0, high - low + 1)
-    return total
+    return sum(
+        len(_mine_range(r, c, mines)) for r in range(rows[0], rows[1] + 1) for c in range(cols[0], cols[1] + 1)
+    )
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import networkx as nx
 import numpy as np
 from ortools.sat.python import cp_model
 
@@ -91,6 +92,7 @@ class OneClickModel:
     """A built CP-SAT model with its variables keyed by cell."""
 
     model: cp_model.CpModel
+    graph: nx.Graph
     cells: list[Cell]
     neighbours: dict[Cell, list[Cell]]
     mine: dict[Cell, Any]
@@ -130,13 +132,13 @@ def build_model(problem: LayoutProblem, encoding: str = DEFAULT_ENCODING, domina
     safe_count = len(cells) - problem.mines
 
     if dominance == "staircase":
-        return _build_staircase(problem, cells, neighbours, safe_count)
+        return _build_staircase(problem, graph, cells, neighbours, safe_count)
 
     model = cp_model.CpModel()
     mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in cells}
     click = {(r, c): model.new_bool_var(f"click_{r}_{c}") for r, c in cells}
     zero = {(r, c): model.new_bool_var(f"zero_{r}_{c}") for r, c in cells}
-    built = OneClickModel(model, cells, neighbours, mine, zero, click, safe_count)
+    built = OneClickModel(model, graph, cells, neighbours, mine, zero, click, safe_count)
 
     model.add(sum(mine.values()) == problem.mines)
     model.add_exactly_one(click.values())
@@ -182,7 +184,9 @@ def _add_reading_order_search(built: OneClickModel, anchor: Cell | None) -> None
     built.model.add_decision_strategy([built.mine[cell] for cell in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
 
 
-def _build_staircase(problem: LayoutProblem, cells: list[Cell], neighbours: dict[Cell, list[Cell]], safe_count: int) -> OneClickModel:
+def _build_staircase(
+    problem: LayoutProblem, graph: nx.Graph, cells: list[Cell], neighbours: dict[Cell, list[Cell]], safe_count: int
+) -> OneClickModel:
     """The model restricted to down-sets clicked in the top-left corner.
 
     In a down-set, a cell's closed neighbourhood is all safe exactly when its largest cell,
@@ -194,7 +198,7 @@ def _build_staircase(problem: LayoutProblem, cells: list[Cell], neighbours: dict
     mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in cells}
     click = {cell: model.new_constant(1 if cell == (0, 0) else 0) for cell in cells}
     zero = {(r, c): ~mine[(min(r + 1, rows - 1), min(c + 1, cols - 1))] for r, c in cells}
-    built = OneClickModel(model, cells, neighbours, mine, zero, click, safe_count)
+    built = OneClickModel(model, graph, cells, neighbours, mine, zero, click, safe_count)
     model.add(sum(mine.values()) == problem.mines)
     model.add(mine[(0, 0)] == 0)
     for r, c in cells:
@@ -278,24 +282,10 @@ def _add_flow(built: OneClickModel) -> None:
         model.add(sum(inflow[cell]) + supply == sum(outflow[cell]) + zero[cell])
 
 
-def _zero_components(built: OneClickModel, zero_cells: set[Cell]) -> list[set[Cell]]:
-    """Connected components of the zero cells in the king graph."""
-    seen: set[Cell] = set()
-    components = []
-    for start in sorted(zero_cells):
-        if start in seen:
-            continue
-        component = {start}
-        stack = [start]
-        while stack:
-            cell = stack.pop()
-            for other in built.neighbours[cell]:
-                if other in zero_cells and other not in component:
-                    component.add(other)
-                    stack.append(other)
-        seen |= component
-        components.append(component)
-    return components
+def _zero_components(built: OneClickModel, solver: cp_model.CpSolver) -> list[set[Cell]]:
+    """Connected components (king graph) of the zero cells in the solver's solution."""
+    zero_cells = [cell for cell in built.cells if solver.boolean_value(built.zero[cell])]
+    return [set(component) for component in nx.connected_components(built.graph.subgraph(zero_cells))]
 
 
 def _add_cut(built: OneClickModel, component: set[Cell]) -> None:
@@ -349,12 +339,6 @@ def _run(built: OneClickModel, solver: cp_model.CpSolver, seconds: float, totals
     return status
 
 
-def _connected(built: OneClickModel, solver: cp_model.CpSolver) -> list[set[Cell]]:
-    """The zero components of the solver's solution (one component: reachability holds)."""
-    zero_cells = {cell for cell in built.cells if solver.boolean_value(built.zero[cell])}
-    return _zero_components(built, zero_cells)
-
-
 def _solve_with_cuts(built: OneClickModel, solver: cp_model.CpSolver, deadline: float, totals: dict[str, Any]) -> int:
     """Solve, and while the zero cells are split, cut the split off and solve again."""
     while True:
@@ -362,7 +346,7 @@ def _solve_with_cuts(built: OneClickModel, solver: cp_model.CpSolver, deadline: 
         totals["rounds"] = totals.get("rounds", 0) + 1
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or built.safe_count == 1:
             return status
-        components = _connected(built, solver)
+        components = _zero_components(built, solver)
         if len(components) == 1:
             return status  # the click is a zero cell, so its component is this one
         for component in components:
@@ -414,7 +398,7 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         stats["relaxation"] = relaxed_solver.status_name(status)
         if status == cp_model.INFEASIBLE or (
             status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-            and (relaxed.safe_count == 1 or len(_connected(relaxed, relaxed_solver)) == 1)
+            and (relaxed.safe_count == 1 or len(_zero_components(relaxed, relaxed_solver)) == 1)
         ):
             built, solver = relaxed, relaxed_solver
     if built is None:
