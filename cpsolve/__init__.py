@@ -1,14 +1,17 @@
 """cpsolve: constraint programming for Minesweeper construction and play.
 
 Modules:
+    errors:  the error types, each carrying its exit code.
+    outcome: the one ``Status`` of every answer, and the ``Record`` sweeps and reports share.
+    symbols: the characters boards and templates are drawn with.
     board:   the ``Board`` type (mines, present cells, click) and its text form.
     grid:    the king cell graph (networkx) and the compact neighbour tables derived from it.
     reveal:  flood-fill reveal from a click and the one-click judge every printed board goes through.
-    formats: reading and writing the contest formats; ``InputError`` carries file and line.
+    formats: the file formats, each reader beside its writer.
     layout:  the one-click layout backends (greedy, CP-SAT, MiniZinc) behind one registry.
     casual:  the casual player's rules engine and the minimum over first clicks.
     compare: sweeps that cross-check the layout backends, with reports.
-    cli:     the ``cpsolve`` command line (typer).
+    cli:     the ``cpsolve`` command line (typer), one module per command.
 
 Heavy modules (numpy, scipy, ortools) are imported by the modules that need them, not here,
 so ``import cpsolve`` and ``cpsolve --help`` stay cheap.

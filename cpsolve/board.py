@@ -10,12 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Board", "MINE", "SAFE", "CLICK", "HOLE"]
+from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
 
-MINE = "*"
-SAFE = "."
-CLICK = "c"
-HOLE = "#"
+__all__ = ["Board", "MINE", "SAFE", "CLICK", "HOLE"]
 
 
 @dataclass

@@ -19,6 +19,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable
 
+from cpsolve.errors import InternalError, UsageError
+from cpsolve.outcome import Status
+from cpsolve.symbols import CLICK, EITHER, HOLE, MINE, SAFE
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -26,6 +30,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Status",
+    "Encoding",
+    "Dominance",
     "LayoutProblem",
     "SolveOptions",
     "LayoutResult",
@@ -39,19 +45,28 @@ __all__ = [
 ]
 
 
-class Status(str, Enum):
-    """The verdict of a layout backend."""
+class Encoding(str, Enum):
+    """How the CP models state that every zero cell is reachable from the click (see cpsat.py)."""
 
-    POSSIBLE = "possible"
-    IMPOSSIBLE = "impossible"
-    UNKNOWN = "unknown"
+    LEVELS = "levels"
+    FLOW = "flow"
+    CUTS = "cuts"
 
 
-class UnsupportedProblem(Exception):
+class Dominance(str, Enum):
+    """How far the CP-SAT model restricts the boards it looks at (see cpsat.py)."""
+
+    NONE = "none"
+    SYMMETRY = "symmetry"
+    CORNER = "corner"
+    STAIRCASE = "staircase"
+
+
+class UnsupportedProblem(UsageError):
     """A backend cannot solve this kind of problem (for example greedy with a pinned click)."""
 
 
-class WrongBoardError(RuntimeError):
+class WrongBoardError(InternalError):
     """A backend returned a board the judge rejects: a bug, never printed as an answer."""
 
 
@@ -86,7 +101,7 @@ class LayoutProblem:
             return self.click
         if self.template is not None:
             for r, row in enumerate(self.template):
-                c = row.find("c")
+                c = row.find(CLICK)
                 if c >= 0:
                     return (r, c)
         return None
@@ -95,20 +110,20 @@ class LayoutProblem:
         """The template rows, or rows of ``?`` for a plain rectangle."""
         if self.template is not None:
             return list(self.template)
-        return ["?" * self.cols] * self.rows
+        return [EITHER * self.cols] * self.rows
 
     def present_mask(self) -> np.ndarray:
         """Boolean array of existing cells."""
         import numpy as np
 
-        return np.array([[ch != "#" for ch in row] for row in self.cell_chars()], dtype=bool).reshape(
+        return np.array([[ch != HOLE for ch in row] for row in self.cell_chars()], dtype=bool).reshape(
             self.rows, self.cols
         )
 
     @property
     def cell_count(self) -> int:
         """The number of existing cells."""
-        return sum(len(row) - row.count("#") for row in self.cell_chars())
+        return sum(len(row) - row.count(HOLE) for row in self.cell_chars())
 
 
 @dataclass
@@ -173,7 +188,7 @@ def backend_function(name: str) -> BackendFunction:
     if name in _registered:
         return _registered[name]
     if name not in BACKENDS:
-        raise KeyError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+        raise UsageError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
     module_name, function_name = BACKENDS[name].split(":")
     function = getattr(importlib.import_module(module_name), function_name)
     _registered[name] = function
@@ -198,9 +213,9 @@ def problem_violation(problem: LayoutProblem, board: Board, clicks: int = 1) -> 
             return "board's cells differ from the template's shape"
         for r, row in enumerate(problem.template):
             for c, ch in enumerate(row):
-                if ch == "*" and not board.mines[r, c]:
+                if ch == MINE and not board.mines[r, c]:
                     return f"template fixes a mine at row {r + 1}, col {c + 1}"
-                if ch in ".c" and board.mines[r, c]:
+                if ch in (SAFE, CLICK) and board.mines[r, c]:
                     return f"template fixes a safe cell at row {r + 1}, col {c + 1}"
     pinned = problem.pinned_click
     if pinned is not None and board.click != pinned:

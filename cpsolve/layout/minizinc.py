@@ -11,24 +11,43 @@ import shutil
 import subprocess
 import tempfile
 import time
+from importlib import resources
 from pathlib import Path
 
-
 from cpsolve.board import Board
-from cpsolve.formats import InputError
+from cpsolve.errors import InputError, InternalError
 from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status
+from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
 
-__all__ = ["MODEL_PATH", "INSTALL_HINT", "data_file", "solve"]
+__all__ = ["MODEL_NAME", "INSTALL_HINT", "model_path", "data_file", "solve"]
 
-MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "one_click.mzn"
+MODEL_NAME = "one_click.mzn"
 INSTALL_HINT = "the minizinc executable was not found on PATH; install it (Debian/Ubuntu: apt-get install minizinc)"
+
+
+def model_path() -> Path:
+    """Where the MiniZinc model is: package data in an installed wheel, ``models/`` in a checkout.
+
+    The readable copy lives in the repository's top-level ``models/``; building the wheel copies
+    it into the package (``setup.py``), so there is one file to edit and nothing that drifts.
+
+    Raises:
+        InternalError: When neither copy is there (a broken installation).
+    """
+    packaged = resources.files("cpsolve") / "models" / MODEL_NAME
+    if packaged.is_file():
+        return Path(str(packaged))
+    checkout = Path(__file__).resolve().parents[2] / "models" / MODEL_NAME
+    if checkout.is_file():
+        return checkout
+    raise InternalError(f"the MiniZinc model {MODEL_NAME} is missing from this installation")
 
 
 def data_file(problem: LayoutProblem) -> str:
     """The problem as MiniZinc data (dzn)."""
     chars = problem.cell_chars()
-    present = ", ".join("true" if ch != "#" else "false" for row in chars for ch in row)
-    fixed = ", ".join({"*": "1", ".": "0", "c": "0"}.get(ch, "-1") for row in chars for ch in row)
+    present = ", ".join("true" if ch != HOLE else "false" for row in chars for ch in row)
+    fixed = ", ".join({MINE: "1", SAFE: "0", CLICK: "0"}.get(ch, "-1") for row in chars for ch in row)
     pinned = problem.pinned_click
     click_row, click_col = (pinned[0] + 1, pinned[1] + 1) if pinned else (0, 0)
     shape = f"1..{problem.rows}, 1..{problem.cols}"
@@ -50,19 +69,20 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     """Run the MiniZinc model; POSSIBLE with its board, IMPOSSIBLE, or UNKNOWN at the time limit.
 
     Raises:
-        InputError: When the minizinc executable is missing (with the install hint).
+        InputError: When the minizinc executable is missing (with the install hint), or it has
+            no solver named ``options.solver``.
+        InternalError: When minizinc fails in any other way.
     """
     executable = shutil.which("minizinc")
     if executable is None:
         raise InputError(INSTALL_HINT)
-    if not MODEL_PATH.exists():
-        raise InputError(f"the MiniZinc model is missing: {MODEL_PATH} (install cpsolve from a checkout with pip install -e .)")
+    model = model_path()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder) / "problem.dzn"
         data.write_text(data_file(problem))
         command = [executable, "--solver", options.solver, "--time-limit", str(int(options.time_limit * 1000)),
-                   str(MODEL_PATH), str(data)]
+                   str(model), str(data)]
         try:
             completed = subprocess.run(command, capture_output=True, text=True, timeout=options.time_limit + 30)
         except subprocess.TimeoutExpired:
@@ -72,12 +92,12 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     output = completed.stdout
     if completed.returncode != 0 and "=====" not in output and "----------" not in output:
         error = (completed.stderr.strip().splitlines() or ["no message"])[-1]
-        raise RuntimeError(f"minizinc failed (exit {completed.returncode}): {error}")
+        if "no solver with tag" in completed.stderr:
+            raise InputError(f"--solver {options.solver}: MiniZinc has no such solver (see minizinc --solvers)")
+        raise InternalError(f"minizinc failed (exit {completed.returncode}): {error}")
     if "=====UNSATISFIABLE=====" in output:
         return LayoutResult(Status.IMPOSSIBLE, seconds=seconds, stats=stats)
     if "----------" in output:
         lines = [line.strip() for line in output.split("----------")[0].splitlines() if line.strip()]
         return LayoutResult(Status.POSSIBLE, _parse_board(lines, problem), seconds=seconds, stats=stats)
     return LayoutResult(Status.UNKNOWN, seconds=seconds, stats=stats)
-
-

@@ -1,0 +1,161 @@
+"""``cpsolve layout``: a board won with one click, or Impossible (Code Jam 2014 "Minesweeper Master")."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+from cpsolve.cli.app import (
+    MAX_WORKERS,
+    OutputFormat,
+    app,
+    check_count,
+    check_seed,
+    check_time_limit,
+    parse_cell,
+)
+from cpsolve.errors import EXIT_TIME_LIMIT, InputError, UsageError
+from cpsolve.layout import BACKENDS, Dominance, Encoding
+
+__all__ = ["layout"]
+
+#: The backends as a typer choice, from the one registry that knows them.
+Backend = Enum("Backend", {name: name for name in BACKENDS}, type=str)  # type: ignore[misc]
+
+
+# Negative numbers ("-1") must reach our own range check, not click's option parser.
+@app.command(context_settings={"ignore_unknown_options": True})
+def layout(
+    numbers: Annotated[
+        Optional[list[str]],
+        typer.Argument(help="R C M (rows, columns, mines), or just M with --template.", show_default=False),
+    ] = None,
+    input: Annotated[
+        Optional[str], typer.Option("--input", "-i", help="Code Jam batch file (first line T, then T lines 'R C M'); '-' for stdin.")
+    ] = None,
+    backend: Annotated[
+        Optional[Backend], typer.Option(help="Solver backend. Default: greedy, or cp for --click/--template.")
+    ] = None,
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="text (contest format) or json.")] = OutputFormat.text,
+    click: Annotated[Optional[str], typer.Option(help="Pin the click at ROW,COL (1-based); CP backends only.")] = None,
+    template: Annotated[
+        Optional[str], typer.Option(help="Board sketch: # no cell, * mine, . safe, ? either, c click. Give M only.")
+    ] = None,
+    encoding: Annotated[Optional[Encoding], typer.Option(help="CP-SAT reachability encoding (default: the fastest).")] = None,
+    dominance: Annotated[
+        Optional[Dominance], typer.Option(help="CP-SAT restriction: none proves from the problem alone (default: fastest sound).")
+    ] = None,
+    time_limit: Annotated[float, typer.Option(help="Seconds per case before giving up (exit 3 / Unknown).")] = 60.0,
+    workers: Annotated[Optional[int], typer.Option(help=f"CP-SAT search workers, 1-{MAX_WORKERS} (default: the benchmarked best).")] = None,
+    seed: Annotated[int, typer.Option(help="Random seed for the search.")] = 0,
+    solver: Annotated[str, typer.Option(help="MiniZinc solver for --backend minizinc.")] = "gecode",
+    stats: Annotated[bool, typer.Option("--stats", help="Print solver statistics to stderr.")] = False,
+) -> None:
+    """Find a board won with one click (Code Jam 2014 'Minesweeper Master'), or prove Impossible."""
+    from cpsolve.layout import SolveOptions
+
+    options = SolveOptions(
+        time_limit=check_time_limit(time_limit),
+        workers=check_count(workers, "--workers", MAX_WORKERS),
+        seed=check_seed(seed),
+        encoding=encoding.value if encoding else None,
+        dominance=dominance.value if dominance else None,
+        solver=solver,
+    )
+    chosen = backend.value if backend else None
+    if input is not None:
+        if numbers or template or click:
+            raise InputError("--input takes no R C M, --template or --click")
+        code = _layout_batch(input, chosen or "greedy", options, output_format, stats)
+    else:
+        problem = _single_problem(numbers or [], template, click)
+        code = _layout_single(problem, chosen or ("greedy" if problem.is_plain else "cp"), options, output_format, stats)
+    raise typer.Exit(code)
+
+
+def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None):
+    from cpsolve.formats import parse_case_numbers, read_template
+    from cpsolve.layout import LayoutProblem
+    from cpsolve.symbols import CLICK, HOLE
+
+    for argument in numbers:
+        if argument.startswith("-") and not argument.lstrip("-").isdigit():
+            raise UsageError(f"no such option: {argument}")
+    click = parse_cell(click_text, "--click") if click_text is not None else None
+    if template_path is None:
+        if len(numbers) != 3:
+            raise InputError(f"expected R C M (three integers), got {len(numbers)} arguments")
+        rows, cols, mines = parse_case_numbers(numbers)
+        problem = LayoutProblem(rows, cols, mines, click=click)
+    else:
+        if len(numbers) != 1:
+            raise InputError(f"with --template give only M, got {len(numbers)} arguments")
+        sketch = read_template(template_path)
+        try:
+            mines = int(numbers[0])
+        except ValueError:
+            raise InputError(f"M is not an integer: {numbers[0]!r}") from None
+        problem = LayoutProblem(len(sketch), len(sketch[0]), mines, template=sketch, click=click)
+        cells = problem.cell_count
+        if not 0 <= mines < cells:
+            raise InputError(f"mines must be in 0..{cells - 1} for this template of {cells} cells, got M={mines}")
+        if click is not None and CLICK in "".join(sketch) and problem.pinned_click != click:
+            raise InputError("--click differs from the template's c cell")
+    if click is not None:
+        row, col = click
+        if not (0 <= row < problem.rows and 0 <= col < problem.cols):
+            raise InputError(f"--click {row + 1},{col + 1} is outside the {problem.rows}x{problem.cols} board")
+        if template_path is not None and problem.template[row][col] == HOLE:
+            raise InputError(f"--click {row + 1},{col + 1} is on a missing cell")
+    return problem
+
+
+def _report_stats(result) -> None:
+    details = ", ".join(f"{key}={value}" for key, value in result.stats.items())
+    typer.echo(f"{result.backend}: {result.status.value} in {result.seconds:.3f}s" + (f" ({details})" if details else ""), err=True)
+
+
+def _layout_single(problem, backend: str, options, output_format: OutputFormat, stats: bool) -> int:
+    from cpsolve.formats import answer_lines, layout_json
+    from cpsolve.layout import Status, solve
+
+    result = solve(problem, backend, options)
+    if stats:
+        _report_stats(result)
+    if output_format is OutputFormat.json:
+        typer.echo(json.dumps(layout_json(problem, result)))
+    elif result.status is not Status.UNKNOWN:
+        rows = result.board.to_rows() if result.board is not None else None
+        typer.echo("\n".join(answer_lines(result.status.value, rows)))
+    if result.status is Status.UNKNOWN:
+        typer.echo(f"cpsolve: time limit of {options.time_limit:g}s ran out before a verdict", err=True)
+        return EXIT_TIME_LIMIT
+    return 0
+
+
+def _layout_batch(path: str, backend: str, options, output_format: OutputFormat, stats: bool) -> int:
+    from cpsolve.formats import answer_lines, format_layout_case, layout_json, read_layout_cases
+    from cpsolve.layout import LayoutProblem, Status, solve
+
+    out = sys.stdout
+    undecided = 0
+    for case in read_layout_cases(path):
+        problem = LayoutProblem(case.rows, case.cols, case.mines)
+        result = solve(problem, backend, options)
+        undecided += result.status is Status.UNKNOWN
+        if stats:
+            _report_stats(result)
+        if output_format is OutputFormat.json:
+            out.write(json.dumps(layout_json(problem, result, case.number)) + "\n")
+        else:
+            rows = result.board.to_rows() if result.board is not None else None
+            out.write(format_layout_case(case.number, answer_lines(result.status.value, rows)))
+        out.flush()  # stream: case k is out before case k+1 is read
+    if undecided:
+        typer.echo(f"cpsolve: {undecided} case(s) undecided within the time limit", err=True)
+        return EXIT_TIME_LIMIT
+    return 0

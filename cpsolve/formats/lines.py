@@ -1,0 +1,72 @@
+"""Reading text inputs line by line, the same way for every format.
+
+Inputs are read as bytes and decoded line by line, so Windows line endings, a missing final
+newline and stdin (``-``) all behave the same, and a large file streams: a caller can answer
+case k before case k+1 is read.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+from cpsolve.errors import InputError
+
+__all__ = ["MAX_CELLS", "display_name", "read_lines"]
+
+#: The largest board (R*C) accepted: the output of a bigger one would not fit in memory.
+MAX_CELLS = 100_000_000
+
+
+def display_name(path: str) -> str:
+    """How a path is named in messages: ``<stdin>`` for ``-``."""
+    return "<stdin>" if path == "-" else path
+
+
+def read_lines(path: str) -> Iterator[tuple[int, str]]:
+    """Yield (line number, text) for each line of a text file, ``-`` meaning stdin.
+
+    Line endings (LF or CRLF) are removed. A missing, unreadable, empty or binary file raises
+    InputError before anything else is yielded for that problem.
+
+    Args:
+        path: File path, or ``-`` for standard input.
+
+    Yields:
+        1-based line numbers and the decoded line without its ending.
+    """
+    name = display_name(path)
+    stream: IO[bytes]
+    if path == "-":
+        stream = sys.stdin.buffer
+    else:
+        file_path = Path(path)
+        if not file_path.exists():
+            raise InputError("no such file", name)
+        if file_path.is_dir():
+            raise InputError("is a directory, not a file", name)
+        try:
+            stream = file_path.open("rb")
+        except OSError as error:
+            raise InputError(f"cannot read: {error.strerror}", name) from None
+    try:
+        any_text = False
+        for number, raw in enumerate(stream, start=1):
+            if b"\0" in raw:
+                raise InputError("binary data (NUL byte), expected text", name, number)
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError("binary data (not UTF-8 text)", name, number) from None
+            text = text.rstrip("\r\n")
+            if text.startswith("\ufeff") and number == 1:
+                text = text[1:]  # a byte-order mark some Windows editors write
+            any_text = any_text or bool(text.strip())
+            yield number, text
+        if not any_text:
+            raise InputError("empty file", name)
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()

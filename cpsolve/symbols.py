@@ -1,0 +1,21 @@
+"""The characters boards and templates are drawn with, defined once for every reader and writer.
+
+Example:
+    >>> "".join((MINE, SAFE, CLICK, HOLE, EITHER))
+    '*.c#?'
+"""
+
+__all__ = ["MINE", "SAFE", "CLICK", "HOLE", "EITHER", "TEMPLATE_CHARS"]
+
+#: A cell holding a mine.
+MINE = "*"
+#: A safe cell.
+SAFE = "."
+#: The click cell of a one-click board (safe).
+CLICK = "c"
+#: No cell: a hole in an irregular board, nobody's neighbour.
+HOLE = "#"
+#: A template cell the solver decides (mine or safe).
+EITHER = "?"
+#: Every character a layout template may use.
+TEMPLATE_CHARS = HOLE + MINE + SAFE + EITHER + CLICK
