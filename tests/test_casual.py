@@ -24,6 +24,14 @@ def test_sample_answers(runner, examples):
     assert result.stdout == (examples / "casual" / "sample.out").read_text()
 
 
+def test_official_sample_against_the_brute_force(examples):
+    """The contest's own sample, read by the format reader, answered by the plain oracle as well."""
+    from cpsolve.formats import read_casual_boards
+
+    boards = [list(item.rows) for item in read_casual_boards(str(examples / "casual" / "sample.in"))]
+    assert [casual_oracle(rows) for rows in boards] == [answer(rows) for rows in boards] == [0, 5, 1, 0]
+
+
 boards = st.integers(1, 7).flatmap(
     lambda rows: st.integers(1, max(1, 40 // rows)).flatmap(
         lambda cols: st.lists(
@@ -118,8 +126,9 @@ def test_json_counts(runner, examples):
     result = runner.invoke(app, ["casual", str(examples / "casual" / "sample.in"), "--format", "json"])
     objects = [json.loads(line) for line in result.stdout.splitlines()]
     assert [o["answer"] for o in objects] == [0, 5, 1, 0]
-    first = objects[0]
-    assert first["cleared"] + first["flagged"] + first["covered"] == 20 and first["click"] is not None
+    first = objects[0]  # the 3x3 board: 7 safe cells, 2 mines, all cleared and flagged
+    assert (first["cleared"], first["flagged"], first["covered"]) == (7, 2, 0) and first["click"] is not None
+    assert [o["cleared"] + o["flagged"] + o["covered"] for o in objects] == [9, 12, 35, 16]
 
 
 def test_crlf_and_bare_grid(runner, tmp_path):
