@@ -34,6 +34,10 @@ import numpy as np
 
 from cpsolve.grid import PaddedGrid, box_sum
 from cpsolve.outcome import Status
+from cpsolve.symbols import CONTEST_MINE, HOLE, MINE
+
+#: How a drawn final state shows a safe cell the player left covered.
+COVERED_SAFE = "-"
 
 __all__ = ["CasualBoard", "CasualResult", "FinalState", "final_state", "solve_casual", "draw_state"]
 
@@ -56,7 +60,7 @@ class CasualBoard:
     def from_rows(cls, rows: list[str]) -> CasualBoard:
         """Build from text rows of ``M`` or ``*`` (mine), ``.`` (safe) and ``#`` (no cell)."""
         codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(len(rows), len(rows[0]))
-        return cls(mines=(codes == ord("M")) | (codes == ord("*")), present=codes != ord("#"))
+        return cls(mines=(codes == ord(CONTEST_MINE)) | (codes == ord(MINE)), present=codes != ord(HOLE))
 
     @property
     def safe_count(self) -> int:
@@ -299,7 +303,8 @@ def draw_state(board: CasualBoard, state: FinalState) -> list[str]:
     grid = PaddedGrid(rows, cols)
     numbers = _mine_numbers(board)
     picture = [
-        ["#" if not board.present[r, c] else "*" if board.mines[r, c] else "-" for c in range(cols)] for r in range(rows)
+        [HOLE if not board.present[r, c] else MINE if board.mines[r, c] else COVERED_SAFE for c in range(cols)]
+        for r in range(rows)
     ]
     for index in state.cleared:
         r, c = grid.cell(index)
