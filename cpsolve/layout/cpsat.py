@@ -455,7 +455,9 @@ def _model_phases(
     return _status_result(status, built, solver, problem)
 
 
-def _graph_phases(problem: LayoutProblem, options: SolveOptions, deadline: float, stats: dict[str, Any]) -> tuple[LayoutResult | None, Analysis]:
+def _graph_phases(
+    problem: LayoutProblem, options: SolveOptions, deadline: float, stats: dict[str, Any]
+) -> tuple[LayoutResult | None, Analysis | None]:
     """Graph reasoning, the exhaustive small-region search, then the constructive search.
 
     Returns a verdict when one of them decides, else None and the analysis for the model.
@@ -463,6 +465,8 @@ def _graph_phases(problem: LayoutProblem, options: SolveOptions, deadline: float
     from cpsolve.layout.grow import grow
     from cpsolve.layout.reasoning import ExhaustResult, board_from_zero_set, exhaust
 
+    if time.perf_counter() >= deadline:
+        return LayoutResult(Status.UNKNOWN), None  # no time: nothing may be claimed
     analysis = analyse(problem)
     if analysis.impossible is not None:
         stats["phase"], stats["reason"] = "reasoning", analysis.impossible
@@ -533,13 +537,17 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     totals: dict[str, Any] = {"conflicts": 0, "branches": 0, "solver_seconds": 0.0}
 
     result = None
-    if dominance == "staircase":
+    if time.perf_counter() >= deadline:
+        result = LayoutResult(Status.UNKNOWN)  # the limit is spent before any phase could run
+    elif dominance == "staircase":
         result = _solve_rows(problem, solver, deadline - time.perf_counter(), totals)
         stats["phase"] = "staircase"
     else:
         analysis = None
         if dominance == "none" and options.phases:
             result, analysis = _graph_phases(problem, options, deadline, stats)
+        if result is None and time.perf_counter() >= deadline:
+            result = LayoutResult(Status.UNKNOWN)
         if result is None:
             result = _model_phases(problem, options, encoding, dominance, deadline, solver, stats, totals, analysis)
     stats.update(totals)

@@ -161,13 +161,15 @@ def _clicks(analysis: Analysis, rng: random.Random) -> list[tuple[frozenset[Cell
     return [(region, cell) for _, _, region, cell in starts]
 
 
-def grow(analysis: Analysis, deadline: float, seed: int = 0) -> GrowResult:
+def grow(analysis: Analysis, deadline: float, seed: int = 0, max_restarts: int | None = None) -> GrowResult:
     """Grow zero regions until one has exactly N safe cells covering the fixed safe cells.
 
     Args:
         analysis: An analysis of a problem with N > 1 that proved nothing (it has regions).
         deadline: A ``time.perf_counter()`` value; the search stops there.
         seed: Seeds the random choices: the same seed gives the same search.
+        max_restarts: Stop after this many growths even with time left (tests use it to be
+            deterministic).
 
     Returns:
         The zero set and click found, or None for both.
@@ -176,7 +178,7 @@ def grow(analysis: Analysis, deadline: float, seed: int = 0) -> GrowResult:
     target = analysis.safe_count
     starts = _clicks(analysis, rng)
     restarts = 0
-    while time.perf_counter() < deadline:
+    while time.perf_counter() < deadline and (max_restarts is None or restarts < max_restarts):
         # cycle through the clicks, the most promising first, then at random
         region, click = starts[restarts] if restarts < len(starts) else rng.choice(starts)
         restarts += 1
