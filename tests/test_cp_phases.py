@@ -173,3 +173,18 @@ def test_growth_on_large_boards_passes_the_judge():
             grown = grow(analysis, time.perf_counter() + 60, seed=mines, max_restarts=50)
             assert grown.zero is not None, mines
             assert problem_violation(problem, board_from_zero_set(problem, analysis, grown.zero, grown.click)) is None
+
+
+def test_king_graph_is_the_strong_product():
+    """grid.king_graph builds edges directly; it must stay the strong product of two paths minus holes."""
+    import networkx as nx
+    import numpy as np
+
+    from cpsolve.grid import king_graph
+
+    for rows, cols in [(1, 1), (1, 5), (4, 1), (3, 7), (6, 6)]:
+        product = nx.strong_product(nx.path_graph(rows), nx.path_graph(cols))
+        assert nx.utils.graphs_equal(king_graph(rows, cols), product)
+        present = np.random.default_rng(rows * cols).random((rows, cols)) > 0.3
+        product.remove_nodes_from([cell for cell in list(product.nodes) if not present[cell]])
+        assert nx.utils.graphs_equal(king_graph(rows, cols, present), product)

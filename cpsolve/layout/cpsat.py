@@ -117,6 +117,7 @@ def build_model(
     encoding: str = DEFAULT_ENCODING,
     dominance: str = DEFAULT_DOMINANCE,
     analysis: Analysis | None = None,
+    deadline: float | None = None,
 ) -> OneClickModel:
     """Build the CP-SAT model of a layout problem.
 
@@ -128,14 +129,22 @@ def build_model(
         analysis: The graph reasoning's bounds (:mod:`cpsolve.layout.reasoning`), added as
             redundant constraints: no zero cell or click outside its regions, a mine outside their
             closed neighbourhoods, and levels at least the distance from a pinned click.
+        deadline: A ``time.perf_counter()`` value; building stops there (a large model takes
+            seconds to build in Python, and a time limit covers that too).
 
     Returns:
         The model and its variables.
+
+    Raises:
+        OutOfTime: The deadline passed while building.
     """
     if encoding not in ENCODINGS:
         raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     _check_dominance(problem, dominance)
-    graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
+    if analysis is not None:
+        graph = analysis.graph
+    else:
+        graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
     cells = sorted(graph.nodes)
     neighbours = {cell: sorted(graph.neighbors(cell)) for cell in cells}
     safe_count = len(cells) - problem.mines
@@ -155,7 +164,7 @@ def build_model(
         model.add_implication(click[cell], ~mine[cell])
     _add_fixed_cells(built, problem)
 
-    for cell in cells:
+    for cell in _until(cells, deadline):
         closed = [cell, *neighbours[cell]]
         # zero <=> no mine in the closed neighbourhood
         for other in closed:
@@ -165,7 +174,7 @@ def build_model(
     if safe_count == 1:
         return built  # the lone safe cell is the click and wins by itself
 
-    for cell in cells:
+    for cell in _until(cells, deadline):
         model.add_implication(click[cell], zero[cell])
         # coverage: a safe cell is a zero cell or touches one
         model.add_bool_or([mine[cell], zero[cell], *(zero[other] for other in neighbours[cell])])
@@ -178,10 +187,22 @@ def build_model(
         _add_reasoning_bounds(built, analysis)
     _add_reading_order_search(built, problem.pinned_click)
     if encoding == "levels":
-        _add_levels(built, analysis.distance if analysis is not None else None)
+        _add_levels(built, analysis.distance if analysis is not None else None, deadline)
     elif encoding == "flow":
-        _add_flow(built)
+        _add_flow(built, deadline)
     return built
+
+
+class OutOfTime(Exception):
+    """The deadline passed while a model was being built."""
+
+
+def _until(cells: list[Cell], deadline: float | None):
+    """Iterate over cells, raising OutOfTime once the deadline has passed (checked every 64)."""
+    for index, cell in enumerate(cells):
+        if deadline is not None and index % 64 == 0 and time.perf_counter() > deadline:
+            raise OutOfTime
+        yield cell
 
 
 def _add_reading_order_search(built: OneClickModel, anchor: Cell | None) -> None:
@@ -233,7 +254,7 @@ def _add_reasoning_bounds(built: OneClickModel, analysis: Analysis) -> None:
             model.add(built.mine[cell] == 1)
 
 
-def _add_levels(built: OneClickModel, distance: dict[Cell, int] | None = None) -> None:
+def _add_levels(built: OneClickModel, distance: dict[Cell, int] | None = None, deadline: float | None = None) -> None:
     """Parent arcs with levels: a tree rooted at the click spanning the zero cells.
 
     With a pinned click, `distance` (through cells that may be zero) bounds each level from
@@ -244,7 +265,7 @@ def _add_levels(built: OneClickModel, distance: dict[Cell, int] | None = None) -
     top = min(len(built.cells), built.safe_count) - 1
     distance = distance or {}
     level = {(r, c): model.new_int_var(min(distance.get((r, c), 0), top), top, f"level_{r}_{c}") for r, c in built.cells}
-    for cell in built.cells:
+    for cell in _until(built.cells, deadline):
         parents = []
         for other in built.neighbours[cell]:
             arc = model.new_bool_var(f"arc_{other[0]}_{other[1]}_{cell[0]}_{cell[1]}")
@@ -258,13 +279,13 @@ def _add_levels(built: OneClickModel, distance: dict[Cell, int] | None = None) -
         model.add(level[cell] == 0).only_enforce_if(click[cell])
 
 
-def _add_flow(built: OneClickModel) -> None:
+def _add_flow(built: OneClickModel, deadline: float | None = None) -> None:
     """Single-commodity flow: the click supplies one unit to every zero cell, itself included."""
     model, zero, click = built.model, built.zero, built.click
     capacity = min(len(built.cells), built.safe_count)
     inflow: dict[Cell, list] = {cell: [] for cell in built.cells}
     outflow: dict[Cell, list] = {cell: [] for cell in built.cells}
-    for cell in built.cells:
+    for cell in _until(built.cells, deadline):
         for other in built.neighbours[cell]:
             flow = model.new_int_var(0, capacity - 1, f"flow_{cell[0]}_{cell[1]}_{other[0]}_{other[1]}")
             # flow only between zero cells
@@ -272,7 +293,7 @@ def _add_flow(built: OneClickModel) -> None:
             model.add(flow == 0).only_enforce_if(~zero[other])
             outflow[cell].append(flow)
             inflow[other].append(flow)
-    for cell in built.cells:
+    for cell in _until(built.cells, deadline):
         supply = model.new_int_var(0, capacity, f"supply_{cell[0]}_{cell[1]}")
         model.add(supply == 0).only_enforce_if(~click[cell])
         model.add(sum(inflow[cell]) + supply == sum(outflow[cell]) + zero[cell])
@@ -364,9 +385,6 @@ HEURISTIC_SHARE = 0.2
 #: search space grows exponentially with N; beyond that the constructive search is the better bet).
 EXHAUST_BUDGET = 20000
 EXHAUST_MAX_SAFE = 40
-#: Estimated seconds per cell to build the full model (levels), measured on 50x50 and 60x60 boards:
-#: a phase is skipped when the time left would not even build it.
-BUILD_SECONDS_PER_CELL = 2e-4
 
 
 def _status_result(status: int, built: OneClickModel, solver: cp_model.CpSolver, problem: LayoutProblem) -> LayoutResult:
@@ -420,20 +438,25 @@ def _model_phases(
     problem: LayoutProblem, options: SolveOptions, encoding: str, dominance: str, deadline: float,
     solver: cp_model.CpSolver, stats: dict[str, Any], totals: dict[str, Any], analysis: Analysis | None,
 ) -> LayoutResult:
-    """The relaxation (levels and flow only), then the full model, all before `deadline`."""
-    cells = problem.cell_count
+    """The relaxation (levels and flow only), then the full model, all before `deadline`.
+
+    Building a model counts against the limit too: a build that meets its deadline stops
+    (OutOfTime), and the phase ends without a verdict.
+    """
     if encoding in ("levels", "flow") and options.relaxation_share > 0:
-        seconds = min(options.time_limit * options.relaxation_share, deadline - time.perf_counter())
-        if seconds > cells * BUILD_SECONDS_PER_CELL / 2:
-            relaxed = build_model(problem, "cuts", dominance, analysis)  # the model with no reachability yet
+        relaxation_deadline = min(deadline, time.perf_counter() + options.time_limit * options.relaxation_share)
+        try:
+            relaxed = build_model(problem, "cuts", dominance, analysis, relaxation_deadline)  # no reachability yet
+        except OutOfTime:
+            stats["relaxation"] = "out of time building"
+        else:
             # One thread on the reading-order strategy: it fills a compact region from the corner,
             # whose zero cells are connected far more often than a portfolio's first solution.
             relaxed_solver = cp_model.CpSolver()
             relaxed_solver.parameters.num_workers = 1
             relaxed_solver.parameters.search_branching = cp_model.FIXED_SEARCH
             relaxed_solver.parameters.random_seed = options.seed
-            seconds = min(seconds, deadline - time.perf_counter())
-            status = _run(relaxed, relaxed_solver, seconds, totals)
+            status = _run(relaxed, relaxed_solver, relaxation_deadline - time.perf_counter(), totals)
             stats["relaxation"] = relaxed_solver.status_name(status)
             if status == cp_model.INFEASIBLE or (
                 status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
@@ -442,9 +465,11 @@ def _model_phases(
                 stats["phase"] = "relaxation"
                 stats["status"] = relaxed_solver.status_name(status)
                 return _status_result(status, relaxed, relaxed_solver, problem)
-    if deadline - time.perf_counter() < cells * BUILD_SECONDS_PER_CELL:
-        return LayoutResult(Status.UNKNOWN)  # not even time to build the model
-    built = build_model(problem, encoding, dominance, analysis)
+    try:
+        built = build_model(problem, encoding, dominance, analysis, deadline)
+    except OutOfTime:
+        stats["status"] = "out of time building the full model"
+        return LayoutResult(Status.UNKNOWN)
     if encoding == "cuts":
         status = _solve_with_cuts(built, solver, deadline, totals)
         stats["cuts"] = built.cuts_added
