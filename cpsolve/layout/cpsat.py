@@ -47,7 +47,12 @@ Dominance (``--dominance``), what a verdict then rests on:
 - ``staircase``: as ``corner``, and the safe cells form a down-set (each safe cell's upper and
   left neighbours are safe). Sound by the same theorem, as the greedy board is such a set; its
   zero cells are then a down-set containing the corner, hence connected, so no reachability
-  encoding is needed.
+  encoding is needed, and the model shrinks to one integer per row (:func:`_solve_rows`).
+
+With ``--dominance none`` (templates and pins always), :func:`solve` first runs the graph
+reasoning and exhaustive small-region search of :mod:`cpsolve.layout.reasoning` and the
+constructive search of :mod:`cpsolve.layout.grow`, then the relaxation and the full model with
+the reasoning's bounds added; all within one deadline.
 """
 
 from __future__ import annotations
