@@ -160,7 +160,8 @@ def test_cli_cp_json_stats(runner):
 
     payload = json.loads(result.stdout)
     assert payload["status"] == "possible" and payload["backend"] == "cp"
-    assert {"encoding", "dominance", "conflicts", "branches", "solver_seconds"} <= payload["stats"].keys()
+    assert {"phase", "encoding", "dominance", "conflicts", "branches", "solver_seconds"} <= payload["stats"].keys()
+    assert payload["stats"]["phase"] in ("reasoning", "heuristic", "relaxation", "full model")
 
 
 def test_cli_click_and_template(runner, examples, tmp_path):
