@@ -5,8 +5,10 @@ compared with the feasibility rule. Usage:
 
     python benchmarks/cp_layout.py --dominance staircase
     python benchmarks/cp_layout.py --dominance none --encoding cuts --time-limit 10
-    python benchmarks/cp_layout.py --click-centre   # pinned click at the centre of 30x30
-    python benchmarks/cp_layout.py --dominance none --no-relaxation --encoding flow   # full model only
+    python benchmarks/cp_layout.py --dominance none --time-limit 4 --extra   # plus 50x50, M = 0..5, N = 1..12
+    python benchmarks/cp_layout.py --click-centre   # pinned click at the centre of 50x50
+    python benchmarks/cp_layout.py --dominance none --no-phases   # relaxation and full model only
+    python benchmarks/cp_layout.py --dominance none --no-phases --no-relaxation --encoding flow   # full model only
 
 Prints one line per case, then a summary (total, median, worst, undecided, disagreements).
 """
@@ -14,6 +16,7 @@ Prints one line per case, then a summary (total, median, worst, undecided, disag
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import platform
 import statistics
@@ -37,20 +40,25 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--limit", type=int, default=None, help="only the first N cases")
-    parser.add_argument("--click-centre", action="store_true", help="30x30 with the click pinned at the centre")
+    parser.add_argument("--click-centre", action="store_true", help="50x50 with the click pinned at the centre")
+    parser.add_argument("--extra", action="store_true", help="add 50x50 with M = 0..5 and with N = 1..12")
     parser.add_argument("--json", type=Path, default=None, help="write per-case results here")
-    parser.add_argument("--no-relaxation", action="store_true", help="skip the relaxation pass: time the full model alone")
+    parser.add_argument("--no-relaxation", action="store_true", help="skip the relaxation pass")
+    parser.add_argument("--no-phases", action="store_true", help="skip graph reasoning and growth (--dominance none)")
     args = parser.parse_args()
-    if args.no_relaxation:
-        from cpsolve.layout import cpsat
-
-        cpsat.RELAXATION_SHARE = 0.0
+    from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
 
     if args.click_centre:
-        problems = [LayoutProblem(30, 30, m, click=(14, 14)) for m in (100, 400, 800)]
+        problems = [LayoutProblem(50, 50, m, click=(24, 24)) for m in (1, 10, 100, 1000, 2000, 2480)]
     else:
         problems = [LayoutProblem(r, c, m) for r, c, m in large_set()[: args.limit]]
-    options = SolveOptions(time_limit=args.time_limit, workers=args.workers, encoding=args.encoding, dominance=args.dominance)
+        if args.extra:
+            problems += [LayoutProblem(50, 50, m) for m in range(6)]
+            problems += [LayoutProblem(50, 50, 2500 - n) for n in range(1, 13)]
+    options = SolveOptions(
+        time_limit=args.time_limit, workers=args.workers, encoding=args.encoding, dominance=args.dominance,
+        relaxation_share=0.0 if args.no_relaxation else 0.3, phases=not args.no_phases,
+    )
     rows = []
     started = time.perf_counter()
     for problem in problems:
@@ -65,9 +73,9 @@ def main() -> None:
         )
         rows.append({"rows": problem.rows, "cols": problem.cols, "mines": problem.mines,
                      "status": result.status.value, "seconds": round(seconds, 4), "agrees": agrees,
-                     "conflicts": result.stats.get("conflicts")})
+                     "phase": result.stats.get("phase"), "conflicts": result.stats.get("conflicts")})
         print(f"{problem.rows:3d} {problem.cols:3d} {problem.mines:5d}  {result.status.value:10s} {seconds:7.3f}s"
-              + ("" if agrees else "  DISAGREES"), flush=True)
+              f"  {result.stats.get('phase')}" + ("" if agrees else "  DISAGREES"), flush=True)
     total = time.perf_counter() - started
     times = [row["seconds"] for row in rows]
     stats = result.stats
@@ -78,6 +86,7 @@ def main() -> None:
         "worst": round(max(times), 3), "over_1s": sum(t > 1 for t in times),
         "undecided": sum(row["status"] == "unknown" for row in rows),
         "disagreements": sum(not row["agrees"] for row in rows),
+        "phases": dict(collections.Counter(str(row["phase"]) for row in rows)),
     }
     print(json.dumps(summary))
     if args.json:

@@ -10,6 +10,8 @@ from cpsolve.cli import app
 from cpsolve.layout import LayoutProblem, SolveOptions, Status, UnsupportedProblem, problem_violation, solve
 from cpsolve.layout import cpsat
 from cpsolve.layout.cpsat import DOMINANCES, ENCODINGS
+from cpsolve.formats import read_template
+from cpsolve.layout.greedy import is_possible
 
 SMALL = [(r, c) for r in range(1, 5) for c in range(1, 5)]
 
@@ -30,12 +32,14 @@ def test_pure_model_equals_brute_force(rows, cols):
             assert result.board.click in wins[mines]
 
 
-@pytest.fixture(params=["relaxation first", "full model only"])
-def relaxation(request, monkeypatch):
-    """Run a test with the relaxation pass, and again with the full model alone."""
-    if request.param == "full model only":
-        monkeypatch.setattr(cpsat, "RELAXATION_SHARE", 0.0)
-    return request.param
+@pytest.fixture(params=["all phases", "relaxation first", "full model only"])
+def relaxation(request):
+    """Options running every phase, the relaxation then the full model, or the full model alone."""
+    if request.param == "all phases":
+        return {}
+    if request.param == "relaxation first":
+        return {"phases": False}
+    return {"phases": False, "relaxation_share": 0.0}
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
@@ -44,7 +48,7 @@ def test_every_encoding_and_dominance_on_3x3_to_3x4(encoding, dominance, relaxat
     for rows, cols in [(3, 3), (3, 4), (2, 4)]:
         wins = rectangle_wins(rows, cols)
         for mines in range(rows * cols):
-            result = cp(LayoutProblem(rows, cols, mines), encoding=encoding, dominance=dominance)
+            result = cp(LayoutProblem(rows, cols, mines), encoding=encoding, dominance=dominance, **relaxation)
             expected = Status.POSSIBLE if wins.get(mines) else Status.IMPOSSIBLE
             assert result.status is expected, (encoding, dominance, rows, cols, mines)
 
@@ -55,7 +59,7 @@ def test_pinned_click_equals_brute_force(rows, cols, encoding, relaxation):
     wins = rectangle_wins(rows, cols)
     for mines in range(rows * cols):
         for click in itertools.product(range(rows), range(cols)):
-            result = cp(LayoutProblem(rows, cols, mines, click=click), encoding=encoding)
+            result = cp(LayoutProblem(rows, cols, mines, click=click), encoding=encoding, **relaxation)
             expected = click in wins.get(mines, ())
             assert (result.status is Status.POSSIBLE) == expected, (rows, cols, mines, click)
             assert result.status is not Status.UNKNOWN
@@ -87,7 +91,7 @@ def test_templates_equal_brute_force(template, encoding, relaxation):
     cells, wins, pinned = _template_truth(template)
     for mines in range(len(cells)):
         problem = LayoutProblem(len(template), len(template[0]), mines, template=tuple(template))
-        result = cp(problem, encoding=encoding)
+        result = cp(problem, encoding=encoding, **relaxation)
         clicks = wins.get(mines, set())
         expected = bool(clicks) if pinned is None else pinned in clicks
         assert (result.status is Status.POSSIBLE) == expected, (template, mines)
@@ -109,10 +113,37 @@ def test_dominance_conflicting_with_a_pin_is_refused():
         cp(LayoutProblem(4, 4, 3, click=(2, 2)), dominance="staircase")
 
 
-def test_time_limit_gives_unknown_never_impossible():
-    result = cp(LayoutProblem(40, 40, 800), dominance="none", encoding="levels", time_limit=0.001)
-    assert result.status in (Status.UNKNOWN, Status.POSSIBLE)
-    assert result.status is not Status.IMPOSSIBLE
+@pytest.mark.parametrize(
+    "problem,dominance",
+    [
+        *((LayoutProblem(40, 40, 800), dominance) for dominance in DOMINANCES),  # possible
+        # impossible (N = 3), proved by reasoning when given time
+        *((LayoutProblem(40, 40, 1597), dominance) for dominance in DOMINANCES),
+        (LayoutProblem(2, 5, 0, template=("??#??", "??#??")), "none"),  # impossible: two rooms
+    ],
+)
+def test_time_limit_gives_unknown_never_impossible(problem, dominance):
+    """A limit shorter than the reserve kept for the judge leaves no phase any time: UNKNOWN exactly."""
+    limit = cpsat.RESERVE / 2
+    result = cp(problem, dominance=dominance, encoding="levels", time_limit=limit)
+    assert result.status is Status.UNKNOWN
+    assert result.stats["phase"] is None
+
+
+def test_phase_without_time_gives_unknown(monkeypatch):
+    """Time that runs out between phases: the model phases are skipped, and the verdict is UNKNOWN."""
+    from cpsolve.layout import grow as grow_module
+
+    def slow_grow(analysis, deadline, seed=0, max_restarts=None):
+        import time
+
+        time.sleep(0.6)  # overrun the whole limit of 0.5 s
+        return grow_module.GrowResult(None, None, 0)
+
+    monkeypatch.setattr(grow_module, "grow", slow_grow)
+    # N = 48 is past the exhaustive search's reach, so the heuristic runs (and fails)
+    result = cp(LayoutProblem(7, 7, 1), dominance="none", time_limit=0.5)
+    assert result.status is Status.UNKNOWN and result.stats["phase"] is None
 
 
 def test_cli_time_limit_exits_3(runner):
@@ -127,7 +158,8 @@ def test_cli_cp_json_stats(runner):
 
     payload = json.loads(result.stdout)
     assert payload["status"] == "possible" and payload["backend"] == "cp"
-    assert {"encoding", "dominance", "conflicts", "branches", "solver_seconds"} <= payload["stats"].keys()
+    assert {"phase", "encoding", "dominance", "conflicts", "branches", "solver_seconds"} <= payload["stats"].keys()
+    assert payload["stats"]["phase"] in ("reasoning", "heuristic", "relaxation", "full model")
 
 
 def test_cli_click_and_template(runner, examples, tmp_path):
@@ -135,10 +167,37 @@ def test_cli_click_and_template(runner, examples, tmp_path):
     assert result.exit_code == 0
     rows = result.stdout.split()
     assert rows[2][2] == "c" and "".join(rows).count("*") == 4
-    for template in sorted((examples / "templates").glob("*.txt")):
-        result = runner.invoke(app, ["layout", "--template", str(template), "3"])
-        assert result.exit_code == 0, (template, result.stderr)
-        assert result.stdout.strip() == "Impossible" or "c" in result.stdout
+    for path in sorted((examples / "templates").glob("*.txt")):
+        result = runner.invoke(app, ["layout", "--template", str(path), "3"])
+        assert result.exit_code == 0, (path, result.stderr)
+        # Too large for brute force: compare with the full model alone (no reasoning, no
+        # heuristic, no relaxation), which decides by infeasibility or a solution of its own.
+        template = read_template(str(path))
+        problem = LayoutProblem(len(template), len(template[0]), 3, template=template)
+        alone = cp(problem, phases=False, relaxation_share=0.0)
+        assert alone.status is not Status.UNKNOWN
+        if alone.status is Status.IMPOSSIBLE:
+            assert result.stdout.strip() == "Impossible", path
+        else:
+            rows = result.stdout.split()
+            mines = np.array([[ch == "*" for ch in row] for row in rows])
+            present = np.array([[ch != "#" for ch in row] for row in rows])
+            click = next((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "c")
+            from cpsolve.board import Board
+
+            board = Board(mines=mines, click=click, present=present)
+            assert problem_violation(problem, board) is None, path
+
+
+@pytest.mark.parametrize("phases", [True, False], ids=["all phases", "models only"])
+@pytest.mark.parametrize("rows", range(1, 8))
+def test_greedy_rule_equals_pure_model_up_to_7x7(rows, phases):
+    """Beyond brute force's 4x4: the greedy rule against --dominance none, every C <= 7 and M."""
+    for cols in range(1, 8):
+        for mines in range(rows * cols):
+            result = cp(LayoutProblem(rows, cols, mines), dominance="none", phases=phases)
+            assert (result.status is Status.POSSIBLE) == is_possible(rows, cols, mines), (rows, cols, mines, result.stats)
+            assert result.status is not Status.UNKNOWN
 
 
 @pytest.mark.parametrize(

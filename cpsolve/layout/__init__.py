@@ -137,6 +137,10 @@ class SolveOptions:
         encoding: CP-SAT reachability encoding name (None: the default).
         dominance: CP-SAT symmetry/dominance restriction name (None: the default).
         solver: MiniZinc solver id.
+        relaxation_share: Share of the time limit the CP-SAT backend may spend on its relaxation
+            (the model without reachability) before the full model; 0 skips the relaxation.
+        phases: Run the CP-SAT backend's graph reasoning and constructive search before the model
+            (``--dominance none`` only); False times the model alone.
     """
 
     time_limit: float = 60.0
@@ -145,6 +149,8 @@ class SolveOptions:
     encoding: str | None = None
     dominance: str | None = None
     solver: str = "gecode"
+    relaxation_share: float = 0.3
+    phases: bool = True
 
 
 @dataclass

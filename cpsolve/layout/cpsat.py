@@ -47,7 +47,12 @@ Dominance (``--dominance``), what a verdict then rests on:
 - ``staircase``: as ``corner``, and the safe cells form a down-set (each safe cell's upper and
   left neighbours are safe). Sound by the same theorem, as the greedy board is such a set; its
   zero cells are then a down-set containing the corner, hence connected, so no reachability
-  encoding is needed.
+  encoding is needed, and the model shrinks to one integer per row (:func:`_solve_rows`).
+
+With ``--dominance none`` (templates and pins always), :func:`solve` first runs the graph
+reasoning and exhaustive small-region search of :mod:`cpsolve.layout.reasoning` and the
+constructive search of :mod:`cpsolve.layout.grow`, then the relaxation and the full model with
+the reasoning's bounds added; all within one deadline.
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ from ortools.sat.python import cp_model
 from cpsolve.board import Board
 from cpsolve.grid import king_graph
 from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status, UnsupportedProblem
+from cpsolve.layout.reasoning import Analysis, analyse
 
 __all__ = [
     "ENCODINGS",
@@ -111,28 +117,45 @@ def _check_dominance(problem: LayoutProblem, dominance: str) -> None:
         )
 
 
-def build_model(problem: LayoutProblem, encoding: str = DEFAULT_ENCODING, dominance: str = DEFAULT_DOMINANCE) -> OneClickModel:
+def build_model(
+    problem: LayoutProblem,
+    encoding: str = DEFAULT_ENCODING,
+    dominance: str = DEFAULT_DOMINANCE,
+    analysis: Analysis | None = None,
+    deadline: float | None = None,
+) -> OneClickModel:
     """Build the CP-SAT model of a layout problem.
 
     Args:
         problem: The problem (plain rectangle, pinned click or template).
         encoding: Reachability encoding: ``levels``, ``flow`` or ``cuts`` (cuts are added later
             by :func:`solve`; the model built here has none).
-        dominance: One of DOMINANCES.
+        dominance: One of DOMINANCES but ``staircase`` (solved by row lengths, :func:`_solve_rows`).
+        analysis: The graph reasoning's bounds (:mod:`cpsolve.layout.reasoning`), added as
+            redundant constraints: no zero cell or click outside its regions, a mine outside their
+            closed neighbourhoods, and levels at least the distance from a pinned click.
+        deadline: A ``time.perf_counter()`` value; building stops there (a large model takes
+            seconds to build in Python, and a time limit covers that too).
 
     Returns:
         The model and its variables.
+
+    Raises:
+        OutOfTime: The deadline passed while building.
     """
     if encoding not in ENCODINGS:
         raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     _check_dominance(problem, dominance)
-    graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
+    if analysis is not None:
+        graph = analysis.graph
+    else:
+        graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
     cells = sorted(graph.nodes)
     neighbours = {cell: sorted(graph.neighbors(cell)) for cell in cells}
     safe_count = len(cells) - problem.mines
 
     if dominance == "staircase":
-        return _build_staircase(problem, graph, cells, neighbours, safe_count)
+        raise ValueError("the staircase model has one integer per row, not these booleans: see _solve_rows")
 
     model = cp_model.CpModel()
     mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in cells}
@@ -146,7 +169,7 @@ def build_model(problem: LayoutProblem, encoding: str = DEFAULT_ENCODING, domina
         model.add_implication(click[cell], ~mine[cell])
     _add_fixed_cells(built, problem)
 
-    for cell in cells:
+    for cell in _until(cells, deadline):
         closed = [cell, *neighbours[cell]]
         # zero <=> no mine in the closed neighbourhood
         for other in closed:
@@ -156,7 +179,7 @@ def build_model(problem: LayoutProblem, encoding: str = DEFAULT_ENCODING, domina
     if safe_count == 1:
         return built  # the lone safe cell is the click and wins by itself
 
-    for cell in cells:
+    for cell in _until(cells, deadline):
         model.add_implication(click[cell], zero[cell])
         # coverage: a safe cell is a zero cell or touches one
         model.add_bool_or([mine[cell], zero[cell], *(zero[other] for other in neighbours[cell])])
@@ -165,12 +188,26 @@ def build_model(problem: LayoutProblem, encoding: str = DEFAULT_ENCODING, domina
     model.add(sum(zero.values()) <= safe_count)
 
     _add_dominance(built, problem, dominance)
+    if analysis is not None and analysis.regions:
+        _add_reasoning_bounds(built, analysis)
     _add_reading_order_search(built, problem.pinned_click)
     if encoding == "levels":
-        _add_levels(built)
+        _add_levels(built, analysis.distance if analysis is not None else None, deadline)
     elif encoding == "flow":
-        _add_flow(built)
+        _add_flow(built, deadline)
     return built
+
+
+class OutOfTime(Exception):
+    """The deadline passed while a model was being built."""
+
+
+def _until(cells: list[Cell], deadline: float | None):
+    """Iterate over cells, raising OutOfTime once the deadline has passed (checked every 64)."""
+    for index, cell in enumerate(cells):
+        if deadline is not None and index % 64 == 0 and time.perf_counter() > deadline:
+            raise OutOfTime
+        yield cell
 
 
 def _add_reading_order_search(built: OneClickModel, anchor: Cell | None) -> None:
@@ -182,38 +219,6 @@ def _add_reading_order_search(built: OneClickModel, anchor: Cell | None) -> None
     if anchor is not None:
         order = sorted(built.cells, key=lambda cell: (max(abs(cell[0] - anchor[0]), abs(cell[1] - anchor[1])), cell))
     built.model.add_decision_strategy([built.mine[cell] for cell in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
-
-
-def _build_staircase(
-    problem: LayoutProblem, graph: nx.Graph, cells: list[Cell], neighbours: dict[Cell, list[Cell]], safe_count: int
-) -> OneClickModel:
-    """The model restricted to down-sets clicked in the top-left corner.
-
-    In a down-set, a cell's closed neighbourhood is all safe exactly when its largest cell,
-    (min(r+1, R-1), min(c+1, C-1)), is safe; so each zero variable is that one literal, and the
-    zero cells form a down-set holding the corner, which is connected: no reachability needed.
-    """
-    rows, cols = problem.rows, problem.cols
-    model = cp_model.CpModel()
-    mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in cells}
-    click = {cell: model.new_constant(1 if cell == (0, 0) else 0) for cell in cells}
-    zero = {(r, c): ~mine[(min(r + 1, rows - 1), min(c + 1, cols - 1))] for r, c in cells}
-    built = OneClickModel(model, graph, cells, neighbours, mine, zero, click, safe_count)
-    model.add(sum(mine.values()) == problem.mines)
-    model.add(mine[(0, 0)] == 0)
-    for r, c in cells:
-        # a down-set of safe cells: a mine above or to the left forces a mine here
-        if r > 0:
-            model.add_implication(mine[(r - 1, c)], mine[(r, c)])
-        if c > 0:
-            model.add_implication(mine[(r, c - 1)], mine[(r, c)])
-    if safe_count > 1:
-        model.add_bool_or([zero[(0, 0)]])  # the click opens a region
-        for cell in cells:
-            # coverage: a safe cell is a zero cell or touches one
-            model.add_bool_or([mine[cell], zero[cell], *(zero[other] for other in neighbours[cell])])
-    _add_reading_order_search(built, None)
-    return built
 
 
 def _add_fixed_cells(built: OneClickModel, problem: LayoutProblem) -> None:
@@ -243,12 +248,29 @@ def _add_dominance(built: OneClickModel, problem: LayoutProblem, dominance: str)
         model.add(click[(0, 0)] == 1)
 
 
-def _add_levels(built: OneClickModel) -> None:
-    """Parent arcs with levels: a tree rooted at the click spanning the zero cells."""
+def _add_reasoning_bounds(built: OneClickModel, analysis: Analysis) -> None:
+    """The graph reasoning's bounds, each sound by the argument in its module docstring."""
+    model = built.model
+    for cell in built.cells:
+        if cell not in analysis.zero_ok:
+            model.add(built.zero[cell] == 0)
+            model.add(built.click[cell] == 0)
+        if cell not in analysis.safe_ok:
+            model.add(built.mine[cell] == 1)
+
+
+def _add_levels(built: OneClickModel, distance: dict[Cell, int] | None = None, deadline: float | None = None) -> None:
+    """Parent arcs with levels: a tree rooted at the click spanning the zero cells.
+
+    With a pinned click, `distance` (through cells that may be zero) bounds each level from
+    below: a zero cell's tree path from the click is such a path, and levels grow by at least one
+    per arc. A cell that is not zero has a free level, so the bound holds for it too.
+    """
     model, zero, click = built.model, built.zero, built.click
     top = min(len(built.cells), built.safe_count) - 1
-    level = {(r, c): model.new_int_var(0, top, f"level_{r}_{c}") for r, c in built.cells}
-    for cell in built.cells:
+    distance = distance or {}
+    level = {(r, c): model.new_int_var(min(distance.get((r, c), 0), top), top, f"level_{r}_{c}") for r, c in built.cells}
+    for cell in _until(built.cells, deadline):
         parents = []
         for other in built.neighbours[cell]:
             arc = model.new_bool_var(f"arc_{other[0]}_{other[1]}_{cell[0]}_{cell[1]}")
@@ -262,13 +284,13 @@ def _add_levels(built: OneClickModel) -> None:
         model.add(level[cell] == 0).only_enforce_if(click[cell])
 
 
-def _add_flow(built: OneClickModel) -> None:
+def _add_flow(built: OneClickModel, deadline: float | None = None) -> None:
     """Single-commodity flow: the click supplies one unit to every zero cell, itself included."""
     model, zero, click = built.model, built.zero, built.click
     capacity = min(len(built.cells), built.safe_count)
     inflow: dict[Cell, list] = {cell: [] for cell in built.cells}
     outflow: dict[Cell, list] = {cell: [] for cell in built.cells}
-    for cell in built.cells:
+    for cell in _until(built.cells, deadline):
         for other in built.neighbours[cell]:
             flow = model.new_int_var(0, capacity - 1, f"flow_{cell[0]}_{cell[1]}_{other[0]}_{other[1]}")
             # flow only between zero cells
@@ -276,7 +298,7 @@ def _add_flow(built: OneClickModel) -> None:
             model.add(flow == 0).only_enforce_if(~zero[other])
             outflow[cell].append(flow)
             inflow[other].append(flow)
-    for cell in built.cells:
+    for cell in _until(built.cells, deadline):
         supply = model.new_int_var(0, capacity, f"supply_{cell[0]}_{cell[1]}")
         model.add(supply == 0).only_enforce_if(~click[cell])
         model.add(sum(inflow[cell]) + supply == sum(outflow[cell]) + zero[cell])
@@ -323,16 +345,17 @@ def _board_from_solution(built: OneClickModel, solver: cp_model.CpSolver, proble
     return Board(mines=mines, click=click_cell, present=present)
 
 
-#: Share of the time limit the relaxation (no reachability) may use before the full model.
-RELAXATION_SHARE = 0.3
-
-
 def _run(built: OneClickModel, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]) -> int:
     """One CP-SAT solve within `seconds`, adding its statistics to `totals`."""
+    return _run_model(built.model, solver, seconds, totals)
+
+
+def _run_model(model: cp_model.CpModel, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]) -> int:
+    """Solve `model` within `seconds` (UNKNOWN at once when none are left), adding up statistics."""
     if seconds <= 0:
         return cp_model.UNKNOWN
     solver.parameters.max_time_in_seconds = seconds
-    status = solver.solve(built.model)
+    status = solver.solve(model)
     totals["conflicts"] += solver.num_conflicts
     totals["branches"] += solver.num_branches
     totals["solver_seconds"] += solver.wall_time
@@ -357,65 +380,210 @@ def _solve_with_cuts(built: OneClickModel, solver: cp_model.CpSolver, deadline: 
             built.model.add_hint(built.mine[cell], solver.boolean_value(built.mine[cell]))
 
 
-def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
-    """The CP-SAT backend.
+#: Seconds kept back from the time limit for the judge and for returning (the judge of a 60x60
+#: board takes milliseconds; CP-SAT may overrun its own limit by a few tens of milliseconds).
+RESERVE = 0.1
+#: Share of the time limit for the exhaustive small-region search and for the constructive search.
+EXHAUST_SHARE = 0.1
+HEURISTIC_SHARE = 0.2
+#: Closed sets the exhaustive search may visit, and the most safe cells it is tried for (its
+#: search space grows exponentially with N; beyond that the constructive search is the better bet).
+EXHAUST_BUDGET = 20000
+EXHAUST_MAX_SAFE = 40
 
-    With ``levels`` or ``flow``, the model without reachability is tried first, for at most
-    RELAXATION_SHARE of the time limit: it is a relaxation, so its infeasibility proves
-    Impossible, and a solution whose zero cells are connected is a solution of the full
-    model (the judge checks it like any other). Otherwise the full model gets the time left.
+
+def _status_result(status: int, built: OneClickModel, solver: cp_model.CpSolver, problem: LayoutProblem) -> LayoutResult:
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return LayoutResult(Status.POSSIBLE, _board_from_solution(built, solver, problem))
+    if status == cp_model.INFEASIBLE:
+        return LayoutResult(Status.IMPOSSIBLE)
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
+    return LayoutResult(Status.UNKNOWN)
+
+
+def _solve_rows(problem: LayoutProblem, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]) -> LayoutResult:
+    """The ``staircase`` model: one integer per row, the length of its run of safe cells.
+
+    The safe cells form a down-set holding the top-left click, so row r is safe in its first
+    L[r] cells, with L non-increasing and summing to N. In a down-set a cell v is zero exactly
+    when its largest neighbour b(v) = (min(r+1, R-1), min(c+1, C-1)) is safe, and a safe cell u
+    touches a zero cell exactly when its smallest neighbour s(u) = (max(r-1, 0), max(c-1, 0)) is
+    zero (the zero cells form a down-set too). So, with N > 1, the click is zero when
+    L[min(1, R-1)] > min(1, C-1), and coverage asks b(s(u)) to be safe for each safe u. Worked out
+    row by row (the worst u of a row is its last safe cell): a row r >= 1 is never exactly one
+    cell long on a board wider than one, and the first two rows are equally long (the top row at
+    least two cells long on a board wider than one). These R integers replace R*C booleans.
+    """
+    rows, cols, safe = problem.rows, problem.cols, problem.rows * problem.cols - problem.mines
+    model = cp_model.CpModel()
+    wide = cols > 1 and safe > 1
+    not_one = cp_model.Domain.from_intervals([[0, 0], [2, cols]]) if wide else cp_model.Domain(0, cols)
+    length = [model.new_int_var_from_domain(not_one if r > 0 else cp_model.Domain(1, cols), f"length_{r}") for r in range(rows)]
+    model.add(sum(length) == safe)
+    for r in range(rows - 1):
+        model.add(length[r] >= length[r + 1])
+    if safe > 1:
+        if rows > 1:
+            model.add(length[1] == length[0])
+        if cols > 1:
+            model.add(length[0] >= 2)
+        model.add(length[min(1, rows - 1)] > min(1, cols - 1))  # the click is a zero cell
+    status = _run_model(model, solver, seconds, totals)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        lengths = np.array([solver.value(var) for var in length])
+        mines = np.arange(cols)[None, :] >= lengths[:, None]
+        return LayoutResult(Status.POSSIBLE, Board(mines=mines, click=(0, 0)))
+    if status == cp_model.INFEASIBLE:
+        return LayoutResult(Status.IMPOSSIBLE)
+    return LayoutResult(Status.UNKNOWN)
+
+
+def _model_phases(
+    problem: LayoutProblem, options: SolveOptions, encoding: str, dominance: str, deadline: float,
+    solver: cp_model.CpSolver, stats: dict[str, Any], totals: dict[str, Any], analysis: Analysis | None,
+) -> LayoutResult:
+    """The relaxation (levels and flow only), then the full model, all before `deadline`.
+
+    Building a model counts against the limit too: a build that meets its deadline stops
+    (OutOfTime), and the phase ends without a verdict.
+    """
+    if encoding in ("levels", "flow") and options.relaxation_share > 0:
+        relaxation_deadline = min(deadline, time.perf_counter() + options.time_limit * options.relaxation_share)
+        try:
+            relaxed = build_model(problem, "cuts", dominance, analysis, relaxation_deadline)  # no reachability yet
+        except OutOfTime:
+            stats["relaxation"] = "out of time building"
+        else:
+            # One thread on the reading-order strategy: it fills a compact region from the corner,
+            # whose zero cells are connected far more often than a portfolio's first solution.
+            relaxed_solver = cp_model.CpSolver()
+            relaxed_solver.parameters.num_workers = 1
+            relaxed_solver.parameters.search_branching = cp_model.FIXED_SEARCH
+            relaxed_solver.parameters.random_seed = options.seed
+            status = _run(relaxed, relaxed_solver, relaxation_deadline - time.perf_counter(), totals)
+            stats["relaxation"] = relaxed_solver.status_name(status)
+            if status == cp_model.INFEASIBLE or (
+                status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+                and (relaxed.safe_count == 1 or len(_zero_components(relaxed, relaxed_solver)) == 1)
+            ):
+                stats["phase"] = "relaxation"
+                stats["status"] = relaxed_solver.status_name(status)
+                return _status_result(status, relaxed, relaxed_solver, problem)
+    try:
+        built = build_model(problem, encoding, dominance, analysis, deadline)
+    except OutOfTime:
+        stats["status"] = "out of time building the full model"
+        return LayoutResult(Status.UNKNOWN)
+    if encoding == "cuts":
+        status = _solve_with_cuts(built, solver, deadline, totals)
+        stats["cuts"] = built.cuts_added
+    else:
+        status = _run(built, solver, deadline - time.perf_counter(), totals)
+    stats["phase"] = "full model"
+    stats["status"] = solver.status_name(status)
+    return _status_result(status, built, solver, problem)
+
+
+def _graph_phases(
+    problem: LayoutProblem, options: SolveOptions, deadline: float, stats: dict[str, Any]
+) -> tuple[LayoutResult | None, Analysis | None]:
+    """Graph reasoning, the exhaustive small-region search, then the constructive search.
+
+    Returns a verdict when one of them decides, else None and the analysis for the model.
+    """
+    from cpsolve.layout.grow import grow
+    from cpsolve.layout.reasoning import ExhaustResult, board_from_zero_set, exhaust
+
+    if time.perf_counter() >= deadline:
+        return LayoutResult(Status.UNKNOWN), None  # no time: nothing may be claimed
+    analysis = analyse(problem)
+    if analysis.impossible is not None:
+        stats["phase"], stats["reason"] = "reasoning", analysis.impossible
+        return LayoutResult(Status.IMPOSSIBLE), analysis
+    if analysis.board is not None:
+        stats["phase"] = "reasoning"
+        return LayoutResult(Status.POSSIBLE, analysis.board), analysis
+    now = time.perf_counter()
+    if analysis.safe_count <= EXHAUST_MAX_SAFE:
+        found = exhaust(analysis, EXHAUST_BUDGET, min(deadline, now + options.time_limit * EXHAUST_SHARE))
+        stats["exhaust_nodes"] = found.nodes
+    else:
+        found = ExhaustResult(False)
+    if found.zero is not None:
+        stats["phase"] = "reasoning"
+        return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, analysis, found.zero, found.click)), analysis
+    if found.complete:
+        stats["phase"], stats["reason"] = "reasoning", "no connected set of zero cells has exactly N safe cells"
+        return LayoutResult(Status.IMPOSSIBLE), analysis
+    now = time.perf_counter()
+    grown = grow(analysis, min(deadline, now + options.time_limit * HEURISTIC_SHARE), options.seed)
+    stats["restarts"] = grown.restarts
+    if grown.zero is not None:
+        stats["phase"] = "heuristic"
+        return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, analysis, grown.zero, grown.click)), analysis
+    return None, analysis
+
+
+def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
+    """The CP-SAT backend: phases in order, all within one deadline set at the start.
+
+    Phases (``stats["phase"]`` names the one that decided):
+
+    - ``staircase`` (default for plain rectangles): the row-length model, :func:`_solve_rows`.
+    - ``reasoning`` (``--dominance none``): the bounds of :mod:`cpsolve.layout.reasoning`, which
+      prove Impossible or settle N = 1, then its exhaustive search of small zero regions
+      (complete within a budget: a proof either way).
+    - ``heuristic`` (``--dominance none``): :mod:`cpsolve.layout.grow` grows a zero region from
+      the click; it only ever answers with a board.
+    - ``relaxation``: with ``levels`` or ``flow``, the model without reachability, for at most
+      ``options.relaxation_share`` of the time limit; a relaxation, so its infeasibility proves
+      Impossible, and a solution whose zero cells are connected solves the full model.
+    - ``full model``: the model with reachability, for the time left.
+
+    A phase that finds no time left is skipped, and the answer is then UNKNOWN, never
+    IMPOSSIBLE. The reasoning's bounds are added to the models as redundant constraints.
 
     Args:
         problem: Any layout problem: plain, pinned click, or template.
-        options: time_limit, workers, seed, encoding, dominance.
+        options: time_limit, workers, seed, encoding, dominance, relaxation_share, phases.
 
     Returns:
-        POSSIBLE with the solver's board, IMPOSSIBLE when the model is proven infeasible, or
+        POSSIBLE with a board (the registry's judge checks it), IMPOSSIBLE when proven, or
         UNKNOWN when the time limit ran out first.
     """
     started = time.perf_counter()
-    deadline = started + options.time_limit
+    deadline = started + options.time_limit - RESERVE
     encoding = options.encoding or DEFAULT_ENCODING
     dominance = options.dominance or (DEFAULT_DOMINANCE if problem.is_plain else "none")
+    _check_dominance(problem, dominance)
+    if encoding not in ENCODINGS:
+        raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = options.workers or DEFAULT_WORKERS[dominance]
     solver.parameters.random_seed = options.seed
     used_encoding = "none needed" if dominance == "staircase" else encoding
-    stats: dict[str, Any] = {"encoding": used_encoding, "dominance": dominance, "workers": solver.parameters.num_workers}
+    stats: dict[str, Any] = {"phase": None, "encoding": used_encoding, "dominance": dominance, "workers": solver.parameters.num_workers}
     totals: dict[str, Any] = {"conflicts": 0, "branches": 0, "solver_seconds": 0.0}
 
-    built = None
-    status = cp_model.UNKNOWN
-    if encoding in ("levels", "flow") and dominance != "staircase":
-        relaxed = build_model(problem, "cuts", dominance)  # the model with no reachability yet
-        # One thread on the reading-order strategy: it fills a compact region from the corner,
-        # whose zero cells are connected far more often than a portfolio's first solution.
-        relaxed_solver = cp_model.CpSolver()
-        relaxed_solver.parameters.num_workers = 1
-        relaxed_solver.parameters.search_branching = cp_model.FIXED_SEARCH
-        relaxed_solver.parameters.random_seed = options.seed
-        status = _run(relaxed, relaxed_solver, options.time_limit * RELAXATION_SHARE, totals)
-        stats["relaxation"] = relaxed_solver.status_name(status)
-        if status == cp_model.INFEASIBLE or (
-            status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-            and (relaxed.safe_count == 1 or len(_zero_components(relaxed, relaxed_solver)) == 1)
-        ):
-            built, solver = relaxed, relaxed_solver
-    if built is None:
-        built = build_model(problem, encoding, dominance)
-        if encoding == "cuts" and dominance != "staircase":
-            status = _solve_with_cuts(built, solver, deadline, totals)
-            stats["cuts"] = built.cuts_added
-        else:
-            status = _run(built, solver, deadline - time.perf_counter(), totals)
+    result = None
+    if time.perf_counter() >= deadline:
+        result = LayoutResult(Status.UNKNOWN)  # the limit is spent before any phase could run
+    elif dominance == "staircase":
+        result = _solve_rows(problem, solver, deadline - time.perf_counter(), totals)
+        stats["phase"] = "staircase"
+    else:
+        analysis = None
+        if dominance == "none" and options.phases:
+            result, analysis = _graph_phases(problem, options, deadline, stats)
+        if result is None and time.perf_counter() >= deadline:
+            result = LayoutResult(Status.UNKNOWN)
+        if result is None:
+            result = _model_phases(problem, options, encoding, dominance, deadline, solver, stats, totals, analysis)
     stats.update(totals)
     stats["solver_seconds"] = round(stats["solver_seconds"], 6)
-    stats["status"] = solver.status_name(status)
-    seconds = time.perf_counter() - started
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return LayoutResult(Status.POSSIBLE, _board_from_solution(built, solver, problem), seconds=seconds, stats=stats)
-    if status == cp_model.INFEASIBLE:
-        return LayoutResult(Status.IMPOSSIBLE, seconds=seconds, stats=stats)
-    if status == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
-    return LayoutResult(Status.UNKNOWN, seconds=seconds, stats=stats)
+    if result.status is Status.UNKNOWN:
+        stats["phase"] = None  # no phase decided
+    result.seconds = time.perf_counter() - started
+    result.stats = stats
+    return result

@@ -1,0 +1,207 @@
+"""A constructive search: grow a connected zero region from the click to exactly N safe cells.
+
+A one-click board with N > 1 safe cells is a connected set Z of zero cells holding the click with
+N[Z] equal to the safe set (``shared/DESIGN.md``). Conversely, for any connected Z of *allowed*
+cells (no fixed mine in their closed neighbourhood, see :mod:`cpsolve.layout.reasoning`) holding
+the click, the board whose safe cells are N[Z] wins with that click: every cell of Z is zero, a
+cell that is zero without being in Z has its whole neighbourhood in N[Z] and so touches Z, and
+every safe cell touches Z. So growing Z one adjacent allowed cell at a time, and stopping when
+|N[Z]| = N with every fixed safe cell covered, builds a board; the registry's judge checks it.
+
+The growth keeps Z *closed* (a cell whose neighbourhood is already covered joins Z for free) and
+keeps the frontier (allowed cells next to Z) in buckets by how many new safe cells each would
+add. Each step takes a cell from the smallest bucket (a compact region, which leaves small steps
+for the end) or, now and then, from a random one; when the gap to N is a bucket's size, it takes
+that cell and stops. Fixed safe cells are reached first along shortest paths. Near the end the
+state is saved and the last steps are retried from it with random choices; then the growth
+restarts with another click or seed until the time given runs out.
+
+Failure proves nothing: this phase only ever answers with a board.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from cpsolve.layout.reasoning import Analysis
+
+__all__ = ["GrowResult", "grow"]
+
+Cell = tuple[int, int]
+
+#: Below this gap to N the growth saves its state and retries the end from it.
+ENDGAME_GAP = 12
+#: Retries of the end from one saved state before a full restart.
+ENDGAME_TRIES = 30
+
+
+@dataclass
+class GrowResult:
+    """A zero set found by :func:`grow` (None when the time ran out first), with its effort."""
+
+    zero: frozenset[Cell] | None
+    click: Cell | None
+    restarts: int
+
+
+class _Growth:
+    """Z, its closed neighbourhood, and the frontier bucketed by new safe cells per step."""
+
+    def __init__(self, analysis: Analysis, region: frozenset[Cell], click: Cell) -> None:
+        self.closed = analysis.closed
+        self.region = region
+        self.zero: set[Cell] = set()
+        self.covered: set[Cell] = set()
+        self.gain: dict[Cell, int] = {}  # frontier cell -> new safe cells it would add
+        self.buckets: list[list[Cell]] = [[] for _ in range(10)]
+        self.position: dict[Cell, int] = {}
+        self.add(click)
+
+    def copy(self) -> _Growth:
+        other = object.__new__(_Growth)
+        other.closed, other.region = self.closed, self.region
+        other.zero, other.covered, other.gain = set(self.zero), set(self.covered), dict(self.gain)
+        other.buckets = [list(bucket) for bucket in self.buckets]
+        other.position = dict(self.position)
+        return other
+
+    def _bucket_remove(self, cell: Cell) -> None:
+        bucket = self.buckets[self.gain[cell]]
+        index = self.position.pop(cell)
+        last = bucket.pop()
+        if last != cell:
+            bucket[index] = last
+            self.position[last] = index
+
+    def _bucket_add(self, cell: Cell) -> None:
+        bucket = self.buckets[self.gain[cell]]
+        self.position[cell] = len(bucket)
+        bucket.append(cell)
+
+    def add(self, cell: Cell) -> None:
+        """Make `cell` a zero cell, then close Z (free cells join it)."""
+        pending = [cell]
+        while pending:
+            cell = pending.pop()
+            if cell in self.zero:
+                continue
+            if cell in self.gain:
+                self._bucket_remove(cell)
+                del self.gain[cell]
+            self.zero.add(cell)
+            for new in self.closed[cell]:
+                if new in self.covered:
+                    continue
+                self.covered.add(new)
+                for other in self.closed[new]:  # frontier cells whose neighbourhood holds `new`
+                    if other in self.gain:
+                        self._bucket_remove(other)
+                        self.gain[other] -= 1
+                        self._bucket_add(other)
+                        if self.gain[other] == 0:
+                            pending.append(other)
+            for other in self.closed[cell]:
+                if other in self.region and other not in self.zero and other not in self.gain:
+                    self.gain[other] = sum(1 for x in self.closed[other] if x not in self.covered)
+                    self._bucket_add(other)
+                    if self.gain[other] == 0:
+                        pending.append(other)
+
+    def step(self, gap: int, rng: random.Random, wander: float) -> bool:
+        """Add one frontier cell adding at most `gap` safe cells; False at a dead end."""
+        if gap < len(self.buckets) and self.buckets[gap]:
+            self.add(rng.choice(self.buckets[gap]))
+            return True
+        sizes = [size for size in range(1, min(gap, len(self.buckets) - 1) + 1) if self.buckets[size]]
+        if not sizes:
+            return False
+        size = rng.choice(sizes) if rng.random() < wander else sizes[0]
+        self.add(rng.choice(self.buckets[size]))
+        return True
+
+
+def _reach(growth: _Growth, target: Cell, limit: int) -> bool:
+    """Walk Z to a cell whose neighbourhood holds `target` along a shortest path of region cells."""
+    goals = {cell for cell in growth.closed[target] if cell in growth.region}
+    if not goals:
+        return False
+    parent: dict[Cell, Cell | None] = {cell: None for cell in growth.zero}
+    queue = deque(growth.zero)
+    while queue:
+        cell = queue.popleft()
+        if cell in goals:
+            path = []
+            while cell is not None and cell not in growth.zero:
+                path.append(cell)
+                cell = parent[cell]
+            for step in reversed(path):
+                growth.add(step)
+                if len(growth.covered) > limit:
+                    return False
+            return True
+        for other in growth.closed[cell]:
+            if other in growth.region and other not in parent:
+                parent[other] = cell
+                queue.append(other)
+    return False
+
+
+def _clicks(analysis: Analysis, rng: random.Random) -> list[tuple[frozenset[Cell], Cell]]:
+    """Clicks to start from: the pinned one, else the cells with the smallest neighbourhoods first."""
+    if analysis.click is not None:
+        return [(analysis.regions[0], analysis.click)]
+    starts = []
+    for region in analysis.regions:
+        for cell in region:
+            starts.append((len(analysis.closed[cell]), rng.random(), region, cell))
+    starts.sort()
+    return [(region, cell) for _, _, region, cell in starts]
+
+
+def grow(analysis: Analysis, deadline: float, seed: int = 0, max_restarts: int | None = None) -> GrowResult:
+    """Grow zero regions until one has exactly N safe cells covering the fixed safe cells.
+
+    Args:
+        analysis: An analysis of a problem with N > 1 that proved nothing (it has regions).
+        deadline: A ``time.perf_counter()`` value; the search stops there.
+        seed: Seeds the random choices: the same seed gives the same search.
+        max_restarts: Stop after this many growths even with time left (tests use it to be
+            deterministic).
+
+    Returns:
+        The zero set and click found, or None for both.
+    """
+    rng = random.Random(seed)
+    target = analysis.safe_count
+    starts = _clicks(analysis, rng)
+    restarts = 0
+    while time.perf_counter() < deadline and (max_restarts is None or restarts < max_restarts):
+        # cycle through the clicks, the most promising first, then at random
+        region, click = starts[restarts] if restarts < len(starts) else rng.choice(starts)
+        restarts += 1
+        wander = 0.0 if restarts == 1 else rng.choice((0.0, 0.05, 0.2, 0.5))
+        growth = _Growth(analysis, region, click)
+        if len(growth.covered) > target:
+            continue
+        targets = [cell for cell in analysis.fixed_safe if cell not in growth.covered]
+        rng.shuffle(targets)
+        if not all(target_cell in growth.covered or _reach(growth, target_cell, target) for target_cell in targets):
+            continue
+        while len(growth.covered) < target - ENDGAME_GAP:
+            if not growth.step(target - len(growth.covered), rng, wander):
+                break
+        if len(growth.covered) >= target - ENDGAME_GAP:
+            saved = growth
+            for attempt in range(ENDGAME_TRIES):
+                growth = saved.copy()
+                while len(growth.covered) < target:
+                    if not growth.step(target - len(growth.covered), rng, 0.0 if attempt == 0 else 0.5):
+                        break
+                if len(growth.covered) == target:
+                    return GrowResult(frozenset(growth.zero), click, restarts)
+                if time.perf_counter() > deadline:
+                    break
+    return GrowResult(None, None, restarts)
