@@ -67,8 +67,9 @@ from ortools.sat.python import cp_model
 
 from cpsolve.board import Board
 from cpsolve.grid import king_graph
-from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status, UnsupportedProblem
+from cpsolve.layout import Dominance, Encoding, LayoutProblem, LayoutResult, SolveOptions, Status, UnsupportedProblem
 from cpsolve.layout.reasoning import Analysis, analyse
+from cpsolve.symbols import CLICK, MINE, SAFE
 
 __all__ = [
     "ENCODINGS",
@@ -83,8 +84,9 @@ __all__ = [
 
 Cell = tuple[int, int]
 
-ENCODINGS = ("levels", "flow", "cuts")
-DOMINANCES = ("none", "symmetry", "corner", "staircase")
+#: The names, from their one definition (the enums in cpsolve.layout, which the CLI offers as choices).
+ENCODINGS = tuple(encoding.value for encoding in Encoding)
+DOMINANCES = tuple(dominance.value for dominance in Dominance)
 #: Defaults chosen by benchmarks/cp_layout.py (figures in the README).
 DEFAULT_ENCODING = "levels"
 DEFAULT_DOMINANCE = "staircase"
@@ -227,9 +229,9 @@ def _add_fixed_cells(built: OneClickModel, problem: LayoutProblem) -> None:
     if problem.template is not None:
         for cell in built.cells:
             ch = problem.template[cell[0]][cell[1]]
-            if ch == "*":
+            if ch == MINE:
                 model.add(built.mine[cell] == 1)
-            elif ch in ".c":
+            elif ch in (SAFE, CLICK):
                 model.add(built.mine[cell] == 0)
     pinned = problem.pinned_click
     if pinned is not None:

@@ -42,6 +42,7 @@ import networkx as nx
 from cpsolve.board import Board
 from cpsolve.grid import king_graph
 from cpsolve.layout import LayoutProblem
+from cpsolve.symbols import CLICK, MINE, SAFE
 
 __all__ = ["Analysis", "analyse", "exhaust", "board_from_zero_set", "ExhaustResult"]
 
@@ -114,8 +115,8 @@ def analyse(problem: LayoutProblem) -> Analysis:
     cells = sorted(graph.nodes)
     closed = {cell: (cell, *sorted(graph.neighbors(cell))) for cell in cells}
     template = problem.template
-    fixed_mines = frozenset(cell for cell in cells if template is not None and template[cell[0]][cell[1]] == "*")
-    fixed_safe = {cell for cell in cells if template is not None and template[cell[0]][cell[1]] in ".c"}
+    fixed_mines = frozenset(cell for cell in cells if template is not None and template[cell[0]][cell[1]] == MINE)
+    fixed_safe = {cell for cell in cells if template is not None and template[cell[0]][cell[1]] in (SAFE, CLICK)}
     click = problem.pinned_click
     if click is not None:
         fixed_safe.add(click)
