@@ -1,0 +1,238 @@
+"""Exact counting of one component's solutions by dynamic programming along its frontier.
+
+The cells of a component are put in an order that keeps few constraints *open* (touched by a
+decided cell and by an undecided one). Deciding the cells one by one, the only thing the future
+depends on is what each open constraint still needs: a tuple of residual mine counts. The
+forward pass maps each such state to the number of ways of reaching it, split by mine count;
+the backward pass does the same from the end, and a cell's mine count is the sum, over states
+before it, of forward ways times backward ways with the cell a mine.
+
+Counts split by mine count are polynomials in x (x^k: k mines). They are packed into one Python
+integer, coefficient k at bit ``k * width`` (Kronecker substitution), so adding two is one
+integer addition, "one more mine" one shift, and multiplying two one integer multiplication,
+all in C. Every coefficient is at most 2^n for n cells, so ``width = n + 1`` bits never
+overflows. When the mine count does not matter (no total), the width is 0: the packed
+polynomial degenerates to its value at x = 1, a plain count.
+
+Notes:
+    Time O(n * S * d) plus the packed arithmetic, for S the most states of any step and d the
+    number of constraints a cell is in. S stays small on Minesweeper frontiers (a thin band of
+    cells along the revealed region); when it does not, :class:`FrontierTooWide` lets the caller
+    switch to CP-SAT enumeration (:mod:`cpsolve.deduce.cpsat`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from cpsolve.deduce.position import Cell, Component
+
+__all__ = [
+    "ComponentCount",
+    "FrontierTooWide",
+    "DeadlineReached",
+    "MAX_STATES",
+    "count_component",
+    "frontier_order",
+    "unpack",
+]
+
+#: A DP step with more states than this hands the component to CP-SAT (see the README's benchmark).
+MAX_STATES = 50_000
+
+
+class FrontierTooWide(Exception):
+    """The DP's state space outgrew :data:`MAX_STATES`."""
+
+
+class DeadlineReached(Exception):
+    """The deadline passed before the count was finished."""
+
+
+@dataclass(frozen=True)
+class ComponentCount:
+    """The solutions of one component, split by their number of mines.
+
+    Attributes:
+        cells: The component's cells.
+        ways: ``ways[k]`` is the number of solutions with k mines (one entry, the plain count,
+            when counted without regard to mines).
+        mine_ways: For each cell, the same split over the solutions where it is a mine.
+    """
+
+    cells: tuple[Cell, ...]
+    ways: list[int]
+    mine_ways: dict[Cell, list[int]]
+
+
+def unpack(packed: int, width: int, length: int) -> list[int]:
+    """The coefficients 0..length-1 of a polynomial packed at `width` bits per coefficient."""
+    if width == 0:
+        return [packed]
+    mask = (1 << width) - 1
+    return [(packed >> (k * width)) & mask for k in range(length)]
+
+
+def frontier_order(component: Component) -> list[Cell]:
+    """Order the cells so that few constraints are open at once.
+
+    Greedy: start at a cell in the fewest constraints, then repeatedly take the candidate cell
+    (one sharing a constraint with a placed cell) that opens the fewest new constraints and
+    closes the most, so the order walks along the frontier like a band.
+    """
+    constraints_of: dict[Cell, list[int]] = {cell: [] for cell in component.cells}
+    for index, constraint in enumerate(component.constraints):
+        for cell in constraint.cells:
+            constraints_of[cell].append(index)
+    left = [len(constraint.cells) for constraint in component.constraints]
+    touched = [False] * len(component.constraints)
+    placed: set[Cell] = set()
+    order: list[Cell] = []
+    candidates: set[Cell] = set()
+    unplaced = set(component.cells)
+    while unplaced:
+        if not candidates:
+            start = min(unplaced, key=lambda cell: (len(constraints_of[cell]), cell))
+            candidates.add(start)
+
+        def cost(cell: Cell) -> tuple[int, int, Cell]:
+            opened = sum(1 for i in constraints_of[cell] if not touched[i] and left[i] > 1)
+            closed = sum(1 for i in constraints_of[cell] if left[i] == 1)
+            return (opened - closed, -closed, cell)
+
+        cell = min(candidates, key=cost)
+        candidates.discard(cell)
+        unplaced.discard(cell)
+        placed.add(cell)
+        order.append(cell)
+        for index in constraints_of[cell]:
+            touched[index] = True
+            left[index] -= 1
+            if left[index]:
+                candidates.update(other for other in component.constraints[index].cells if other not in placed)
+    return order
+
+
+def _steps(component: Component, order: list[Cell]) -> list[tuple]:
+    """For each cell in `order`, how a state before it becomes a state after it.
+
+    A state is the tuple of residuals of the open constraints, in a fixed order per step. Each
+    step is (sources, hits, limits, closing, next_size): for each constraint open after the
+    step, where its residual comes from (an index into the previous state, or -1 - initial for
+    a constraint opened now), whether this cell is in it, and how many of its cells come later;
+    `closing` lists the constraints this cell completes, which must reach 0.
+    """
+    position_in_order = {cell: i for i, cell in enumerate(order)}
+    first = [min(position_in_order[cell] for cell in c.cells) for c in component.constraints]
+    last = [max(position_in_order[cell] for cell in c.cells) for c in component.constraints]
+    members = [set(c.cells) for c in component.constraints]
+    steps = []
+    open_now: list[int] = []
+    for i, cell in enumerate(order):
+        where = {index: slot for slot, index in enumerate(open_now)}
+        mine_of = [index for index in range(len(component.constraints)) if first[index] == i]
+        candidates = open_now + mine_of
+        after = [index for index in candidates if last[index] > i]
+        closing = [index for index in candidates if last[index] == i]
+        sources = []
+        hits = []
+        limits = []
+        for index in after:
+            initial = component.constraints[index].mines
+            sources.append(where[index] if index in where else -1 - initial)
+            hits.append(cell in members[index])
+            limits.append(sum(1 for other in members[index] if position_in_order[other] > i))
+        closers = [(where[index] if index in where else -1 - component.constraints[index].mines) for index in closing]
+        steps.append((tuple(sources), tuple(hits), tuple(limits), tuple(closers)))
+        open_now = after
+    return steps
+
+
+def _advance(state: tuple[int, ...], mine: int, step: tuple) -> tuple[int, ...] | None:
+    """The state after deciding the step's cell (`mine` 0 or 1), or None when a constraint breaks."""
+    sources, hits, limits, closers = step
+    for source in closers:
+        residual = state[source] if source >= 0 else -1 - source
+        if residual != mine:
+            return None
+    new = []
+    for source, hit, limit in zip(sources, hits, limits):
+        residual = state[source] if source >= 0 else -1 - source
+        if hit:
+            residual -= mine
+            if residual < 0 or residual > limit:
+                return None
+        new.append(residual)
+    return tuple(new)
+
+
+def count_component(component: Component, by_mines: bool, deadline: float | None = None) -> ComponentCount:
+    """Count a component's solutions exactly, in total and for each cell being a mine.
+
+    Args:
+        component: The cells and constraints.
+        by_mines: Split the counts by number of mines (needed when the total is known).
+        deadline: A ``time.perf_counter()`` value; past it, raise DeadlineReached.
+
+    Raises:
+        FrontierTooWide: The DP would need more than MAX_STATES states at some step.
+        DeadlineReached: The deadline passed.
+
+    Example:
+        >>> from cpsolve.deduce.position import Constraint
+        >>> one_of_three = Component(((0, 0), (0, 1), (0, 2)), (Constraint(((0, 0), (0, 1), (0, 2)), 1),))
+        >>> count_component(one_of_three, by_mines=True).ways
+        [0, 3, 0, 0]
+    """
+    order = frontier_order(component)
+    steps = _steps(component, order)
+    n = len(order)
+    width = n + 1 if by_mines else 0
+    layers: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    # forward: ways of deciding the first i cells that end in each state
+    for i, step in enumerate(steps):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise DeadlineReached
+        following: dict[tuple[int, ...], int] = {}
+        for state, ways in layers[i].items():
+            safe = _advance(state, 0, step)
+            if safe is not None:
+                following[safe] = following.get(safe, 0) + ways
+            mine = _advance(state, 1, step)
+            if mine is not None:
+                following[mine] = following.get(mine, 0) + (ways << width)
+        if len(following) > MAX_STATES:
+            raise FrontierTooWide
+        layers.append(following)
+    total = layers[n].get((), 0)
+    length = n + 1 if by_mines else 1
+    if not total:
+        return ComponentCount(component.cells, [0] * length, {cell: [0] * length for cell in component.cells})
+    # backward: ways of deciding the cells from i on, from each state; a cell's mine count
+    # pairs the forward ways before it with the backward ways after it being a mine
+    behind: dict[tuple[int, ...], int] = {(): 1}
+    mine_ways: dict[Cell, list[int]] = {}
+    for i in range(n - 1, -1, -1):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise DeadlineReached
+        step = steps[i]
+        here: dict[tuple[int, ...], int] = {}
+        as_mine = 0
+        for state, ways in layers[i].items():
+            value = 0
+            safe = _advance(state, 0, step)
+            if safe is not None:
+                value = behind.get(safe, 0)
+            mine = _advance(state, 1, step)
+            if mine is not None:
+                after = behind.get(mine, 0)
+                if after:
+                    shifted = after << width
+                    value += shifted
+                    as_mine += ways * shifted
+            if value:
+                here[state] = value
+        mine_ways[order[i]] = unpack(as_mine, width, length)
+        behind = here
+    return ComponentCount(component.cells, unpack(total, width, length), mine_ways)
