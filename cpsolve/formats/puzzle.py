@@ -126,8 +126,10 @@ def read_puzzle(path: str) -> PuzzleInput:
         if height * width > MAX_CELLS:
             raise InputError(f"{height}x{width} is larger than {MAX_CELLS} cells", name, header_line)
         rest = lines[used:]
+        if not rest:
+            raise InputError(f"header says {height}x{width}, but no grid follows", name, header_line)
         try:
-            rows = _grid(rest, name) if rest else []
+            rows = _grid(rest, name)
             fits = len(rows) == height and bool(rows) and len(rows[0]) == width
             failure = None
         except InputError as error:
@@ -144,8 +146,6 @@ def read_puzzle(path: str) -> PuzzleInput:
             except InputError:
                 if failure is not None:
                     raise failure from None
-                if not rows:
-                    raise InputError(f"header says {height}x{width}, but no grid follows", name, header_line) from None
                 if len(rows[0]) != width:
                     raise InputError(f"row has {len(rows[0])} cells, header says {width}", name, rest[0][0]) from None
                 raise InputError(f"header says {height} rows, the grid has {len(rows)}", name, header_line) from None
