@@ -2,8 +2,8 @@
 
     python benchmarks/deduce_speed.py [--boards N] [--seed S]
 
-Positions: expert boards (16x30, 99 mines, ms-toollib's ``laymine_op``: an opening at the
-centre). Play: open the centre, then repeatedly clear the cells cpsolve's backbone proves safe and
+Positions: expert boards (16x30, 99 mines, uniform outside the centre's 3x3 so the first
+click opens; seeded, so runs are repeatable). Play: open the centre, then repeatedly clear the cells cpsolve's backbone proves safe and
 flag those it proves mined; where nothing follows, the position is recorded (a guess is needed),
 one safe covered cell is opened (the benchmark peeks at the board) and play goes on, so one board
 gives several stuck positions. Stress: a random half of each board's safe cells revealed, no
@@ -38,6 +38,15 @@ def neighbours(cell):
         for dc in (-1, 0, 1):
             if (dr or dc) and 0 <= row + dr < ROWS and 0 <= col + dc < COLS:
                 yield row + dr, col + dc
+
+
+def lay_mines(rng: random.Random):
+    """A board as ms-toollib draws it: -1 mines, else the count; the centre and its neighbours safe."""
+    centre = (ROWS // 2, COLS // 2)
+    keep_clear = {centre, *neighbours(centre)}
+    cells = [(r, c) for r in range(ROWS) for c in range(COLS) if (r, c) not in keep_clear]
+    mines = set(rng.sample(cells, MINES))
+    return [[-1 if (r, c) in mines else sum(n in mines for n in neighbours((r, c))) for c in range(COLS)] for r in range(ROWS)]
 
 
 def open_cell(board, view, cell):
@@ -146,7 +155,7 @@ def main() -> None:
     rng = random.Random(options.seed)
     played, stressed = [], []
     for _ in range(options.boards):
-        board = ms.laymine_op(ROWS, COLS, MINES, ROWS // 2, COLS // 2)
+        board = lay_mines(rng)
         played.extend(play_positions(board, rng, options.per_board))
         stressed.append(stress_position(board, rng))
     print(f"python {platform.python_version()}, ms-toollib {getattr(ms, '__version__', '1.5.x')}, {platform.machine()}, "

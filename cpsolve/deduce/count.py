@@ -114,57 +114,87 @@ def frontier_order(component: Component) -> list[Cell]:
     return order
 
 
-def _steps(component: Component, order: list[Cell]) -> list[tuple]:
-    """For each cell in `order`, how a state before it becomes a state after it.
+@dataclass(frozen=True)
+class _Step:
+    """How deciding one cell turns a state before it into a state after it.
 
-    A state is the tuple of residuals of the open constraints, in a fixed order per step. Each
-    step is (sources, hits, limits, closing, next_size): for each constraint open after the
-    step, where its residual comes from (an index into the previous state, or -1 - initial for
-    a constraint opened now), whether this cell is in it, and how many of its cells come later;
-    `closing` lists the constraints this cell completes, which must reach 0.
+    A state is the tuple of residuals (mines still needed) of the open constraints, in a fixed
+    order per step. The state is first extended with the initial residuals of the constraints
+    this cell opens; `pick` then gathers the residuals of the constraints still open after it.
+
+    Attributes:
+        opened: Initial residuals appended to the state (constraints whose first cell this is).
+        pick: Builds the next state from the extended one (indices into it).
+        hits: (index in the next state, cells of it still to come) for each constraint that
+            contains this cell and stays open: its residual must end in 0..cells to come.
+        closing: Indices into the extended state of the constraints this cell completes: their
+            residual must be exactly this cell's value.
     """
+
+    opened: tuple[int, ...]
+    pick: tuple[int, ...]
+    hits: tuple[tuple[int, int], ...]
+    closing: tuple[int, ...]
+
+    def advance(self, state: tuple[int, ...]) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+        """The next state with this cell safe, and with it a mine (None where a constraint breaks)."""
+        extended = state + self.opened if self.opened else state
+        safe_ok = mine_ok = True
+        for index in self.closing:
+            residual = extended[index]
+            if residual:
+                safe_ok = False
+                if residual != 1:
+                    return None, None
+            else:
+                mine_ok = False
+        picked = [extended[index] for index in self.pick]
+        if not (safe_ok or mine_ok):
+            return None, None
+        for slot, later in self.hits:
+            residual = picked[slot]
+            if residual > later:
+                safe_ok = False
+            if residual == 0 or residual - 1 > later:
+                mine_ok = False
+        safe = tuple(picked) if safe_ok else None
+        mine = None
+        if mine_ok:
+            for slot, _ in self.hits:
+                picked[slot] -= 1
+            mine = tuple(picked)
+        return safe, mine
+
+
+def _steps(component: Component, order: list[Cell]) -> list[_Step]:
+    """The :class:`_Step` of each cell in `order`."""
     position_in_order = {cell: i for i, cell in enumerate(order)}
-    first = [min(position_in_order[cell] for cell in c.cells) for c in component.constraints]
-    last = [max(position_in_order[cell] for cell in c.cells) for c in component.constraints]
-    members = [set(c.cells) for c in component.constraints]
+    constraints = component.constraints
+    first = [min(position_in_order[cell] for cell in c.cells) for c in constraints]
+    last = [max(position_in_order[cell] for cell in c.cells) for c in constraints]
+    members = [set(c.cells) for c in constraints]
     steps = []
     open_now: list[int] = []
     for i, cell in enumerate(order):
-        where = {index: slot for slot, index in enumerate(open_now)}
-        mine_of = [index for index in range(len(component.constraints)) if first[index] == i]
-        candidates = open_now + mine_of
-        after = [index for index in candidates if last[index] > i]
-        closing = [index for index in candidates if last[index] == i]
-        sources = []
+        opened = [index for index in range(len(constraints)) if first[index] == i]
+        extended = open_now + opened
+        slot_of = {index: slot for slot, index in enumerate(extended)}
+        after = [index for index in extended if last[index] > i]
         hits = []
-        limits = []
-        for index in after:
-            initial = component.constraints[index].mines
-            sources.append(where[index] if index in where else -1 - initial)
-            hits.append(cell in members[index])
-            limits.append(sum(1 for other in members[index] if position_in_order[other] > i))
-        closers = [(where[index] if index in where else -1 - component.constraints[index].mines) for index in closing]
-        steps.append((tuple(sources), tuple(hits), tuple(limits), tuple(closers)))
+        for slot, index in enumerate(after):
+            if cell in members[index]:
+                later = sum(1 for other in members[index] if position_in_order[other] > i)
+                hits.append((slot, later))
+        steps.append(
+            _Step(
+                opened=tuple(constraints[index].mines for index in opened),
+                pick=tuple(slot_of[index] for index in after),
+                hits=tuple(hits),
+                closing=tuple(slot_of[index] for index in extended if last[index] == i),
+            )
+        )
         open_now = after
     return steps
-
-
-def _advance(state: tuple[int, ...], mine: int, step: tuple) -> tuple[int, ...] | None:
-    """The state after deciding the step's cell (`mine` 0 or 1), or None when a constraint breaks."""
-    sources, hits, limits, closers = step
-    for source in closers:
-        residual = state[source] if source >= 0 else -1 - source
-        if residual != mine:
-            return None
-    new = []
-    for source, hit, limit in zip(sources, hits, limits):
-        residual = state[source] if source >= 0 else -1 - source
-        if hit:
-            residual -= mine
-            if residual < 0 or residual > limit:
-                return None
-        new.append(residual)
-    return tuple(new)
 
 
 def count_component(component: Component, by_mines: bool, deadline: float | None = None) -> ComponentCount:
@@ -190,20 +220,22 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
     n = len(order)
     width = n + 1 if by_mines else 0
     layers: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    transitions: list[dict[tuple[int, ...], tuple]] = []  # each state's (safe, mine) successors
     # forward: ways of deciding the first i cells that end in each state
     for i, step in enumerate(steps):
         if deadline is not None and time.perf_counter() > deadline:
             raise DeadlineReached
         following: dict[tuple[int, ...], int] = {}
+        moves: dict[tuple[int, ...], tuple] = {}
         for state, ways in layers[i].items():
-            safe = _advance(state, 0, step)
+            safe, mine = moves[state] = step.advance(state)
             if safe is not None:
                 following[safe] = following.get(safe, 0) + ways
-            mine = _advance(state, 1, step)
             if mine is not None:
                 following[mine] = following.get(mine, 0) + (ways << width)
         if len(following) > MAX_STATES:
             raise FrontierTooWide
+        transitions.append(moves)
         layers.append(following)
     total = layers[n].get((), 0)
     length = n + 1 if by_mines else 1
@@ -216,15 +248,14 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
     for i in range(n - 1, -1, -1):
         if deadline is not None and time.perf_counter() > deadline:
             raise DeadlineReached
-        step = steps[i]
+        moves = transitions[i]
         here: dict[tuple[int, ...], int] = {}
         as_mine = 0
         for state, ways in layers[i].items():
             value = 0
-            safe = _advance(state, 0, step)
+            safe, mine = moves[state]
             if safe is not None:
                 value = behind.get(safe, 0)
-            mine = _advance(state, 1, step)
             if mine is not None:
                 after = behind.get(mine, 0)
                 if after:
