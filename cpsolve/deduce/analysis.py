@@ -73,6 +73,16 @@ def _coefficient(packed: int, k: int, width: int) -> int:
     return (packed >> (k * width)) & ((1 << width) - 1)
 
 
+def _binomial_row(n: int, up_to: int, width: int) -> int:
+    """(1 + x)^n packed, up to x^up_to: the ways n floating cells hold each number of mines."""
+    packed = 0
+    coefficient = 1
+    for k in range(min(n, up_to) + 1):
+        packed |= coefficient << (k * width)
+        coefficient = coefficient * (n - k) // (k + 1)
+    return packed
+
+
 def weigh(position: Position, deadline: float | None = None) -> Weights | None:
     """Count the solutions, and the solutions with a mine on each unknown cell.
 
@@ -115,7 +125,7 @@ def weigh(position: Position, deadline: float | None = None) -> Weights | None:
         before = [1]
         for poly in packed:
             before.append((before[-1] * poly) & keep)
-        after = [(1 + (1 << width)) ** len(floating) & keep]
+        after = [_binomial_row(len(floating), target, width)]
         for poly in reversed(packed):
             after.append((after[-1] * poly) & keep)
         after.reverse()
@@ -129,7 +139,7 @@ def weigh(position: Position, deadline: float | None = None) -> Weights | None:
                 weights[cell] = sum(w * r for w, r in zip(ways, rest) if w)
         if floating:
             # one floating cell a mine: the other f - 1 floating cells hold target - 1 - (component mines)
-            with_one = before[-1] * (1 + (1 << width)) ** (len(floating) - 1)
+            with_one = before[-1] * _binomial_row(len(floating) - 1, target - 1, width)
             each = _coefficient(with_one, target - 1, width)
             for cell in floating:
                 weights[cell] = each
