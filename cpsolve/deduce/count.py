@@ -33,13 +33,20 @@ __all__ = [
     "FrontierTooWide",
     "DeadlineReached",
     "MAX_STATES",
+    "MAX_STORED_STATES",
     "count_component",
     "frontier_order",
     "unpack",
 ]
 
-#: A DP step with more states than this hands the component to CP-SAT (see the README's benchmark).
-MAX_STATES = 50_000
+#: A DP step with more states than this hands the component to CP-SAT enumeration. The DP spends
+#: about 10 us per state and step, CP-SAT about 200 us per solution (benchmarks/dp_vs_cpsat.py:
+#: on every random puzzle up to 60x60 the widest step held under 1,200 states and the DP won by
+#: 10x to over 1000x), so the hand-over is for frontiers far wider than Minesweeper makes.
+MAX_STATES = 100_000
+#: The DP keeps every step's states for its backward pass: past this many in all, memory (a few
+#: hundred bytes a state) rather than time is the limit, and CP-SAT takes over too.
+MAX_STORED_STATES = 2_000_000
 
 
 class FrontierTooWide(Exception):
@@ -206,7 +213,8 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
         deadline: A ``time.perf_counter()`` value; past it, raise DeadlineReached.
 
     Raises:
-        FrontierTooWide: The DP would need more than MAX_STATES states at some step.
+        FrontierTooWide: The DP would need more than MAX_STATES states at some step, or
+            more than MAX_STORED_STATES in all.
         DeadlineReached: The deadline passed.
 
     Example:
@@ -221,6 +229,7 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
     width = n + 1 if by_mines else 0
     layers: list[dict[tuple[int, ...], int]] = [{(): 1}]
     transitions: list[dict[tuple[int, ...], tuple]] = []  # each state's (safe, mine) successors
+    stored = 0
     # forward: ways of deciding the first i cells that end in each state
     for i, step in enumerate(steps):
         if deadline is not None and time.perf_counter() > deadline:
@@ -233,7 +242,8 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
                 following[safe] = following.get(safe, 0) + ways
             if mine is not None:
                 following[mine] = following.get(mine, 0) + (ways << width)
-        if len(following) > MAX_STATES:
+        stored += len(following)
+        if len(following) > MAX_STATES or stored > MAX_STORED_STATES:
             raise FrontierTooWide
         transitions.append(moves)
         layers.append(following)
