@@ -142,7 +142,11 @@ def measure(name: str, views) -> None:
         ("ms-toollib cal_probability_onboard", their_times),
     ):
         print(f"  {label:40s} median {statistics.median(times) * 1000:8.2f} ms   worst {max(times) * 1000:8.2f} ms")
-    print(f"  time ratio cpsolve/ms-toollib per position: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}")
+    over = sum(1 for ratio in ratios if ratio > 3)
+    print(f"  time ratio cpsolve/ms-toollib per position: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}, "
+          f"over 3x on {over} of {len(ratios)}; ratio of medians {statistics.median(full_times) / statistics.median(their_times):.2f}")
+    slow = sum(1 for seconds in full_times if seconds > 0.2)
+    print(f"  cpsolve over 0.2 s on {slow} of {len(full_times)} positions")
     print(f"  largest probability difference: {worst_difference:.1e} ({'agree' if worst_difference <= 1e-9 else 'DISAGREE'} to 1e-9)")
 
 

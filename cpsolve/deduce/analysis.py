@@ -9,8 +9,9 @@ a component's frontier is too wide). Without a total the components are independ
 multiply and floating cells double the count each. With a total, the count is the coefficient of
 x^m (m the mines still to place) in the product of the components' polynomials and the floating
 cells' (1 + x)^f; a cell's weight pairs its component's mine polynomial with the coefficients of
-the product of everything else. Polynomials are packed into integers (see count.py), so each
-product is one big-integer multiplication.
+the product of everything else. The components' polynomials are packed into integers (see
+count.py), so each product is one big-integer multiplication; the floating cells' binomials,
+whose coefficients are far larger, enter only as the few C(f, m) that the total asks for.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from math import prod
+from math import comb, prod
 
-from cpsolve.deduce.count import ComponentCount, DeadlineReached, FrontierTooWide, count_component
+from cpsolve.deduce.count import ComponentCount, DeadlineReached, FrontierTooWide, count_component, unpack
 from cpsolve.deduce.position import Cell, Component, Position, reduce_position
 from cpsolve.outcome import Status
 
@@ -67,20 +68,9 @@ def _count(component: Component, by_mines: bool, deadline: float | None) -> Comp
         return enumerate_component(component, by_mines, deadline)
 
 
-def _coefficient(packed: int, k: int, width: int) -> int:
-    if k < 0:
-        return 0
-    return (packed >> (k * width)) & ((1 << width) - 1)
-
-
-def _binomial_row(n: int, up_to: int, width: int) -> int:
-    """(1 + x)^n packed, up to x^up_to: the ways n floating cells hold each number of mines."""
-    packed = 0
-    coefficient = 1
-    for k in range(min(n, up_to) + 1):
-        packed |= coefficient << (k * width)
-        coefficient = coefficient * (n - k) // (k + 1)
-    return packed
+def _choose(n: int, k: int) -> int:
+    """C(n, k), 0 outside 0 <= k <= n."""
+    return comb(n, k) if 0 <= k <= n else 0
 
 
 def weigh(position: Position, deadline: float | None = None) -> Weights | None:
@@ -118,29 +108,35 @@ def weigh(position: Position, deadline: float | None = None) -> Weights | None:
         target = reduction.mines_left - len(reduction.fixed_mines)
         if target < 0:
             return None
-        # every coefficient is a number of assignments of the unknown cells: below 2^width
-        width = len(position.unknown) + 1
-        keep = (1 << ((target + 1) * width)) - 1  # coefficients above x^target never matter
+        # the components' polynomials multiply as packed integers: every coefficient of a
+        # product of components counts assignments of their cells, so it stays below 2^width
+        width = sum(len(counted.cells) for counted in counts) + 1
         packed = [sum(w << (k * width) for k, w in enumerate(counted.ways)) for counted in counts]
         before = [1]
         for poly in packed:
-            before.append((before[-1] * poly) & keep)
-        after = [_binomial_row(len(floating), target, width)]
+            before.append(before[-1] * poly)
+        after = [1]
         for poly in reversed(packed):
-            after.append((after[-1] * poly) & keep)
+            after.append(after[-1] * poly)
         after.reverse()
-        count = _coefficient(after[0], target, width)
+        # the floating cells hold the rest: C(f, m) ways to put m mines on them
+        f = len(floating)
+        everything = unpack(before[-1], width, width)
+        count = sum(ways * _choose(f, target - k) for k, ways in enumerate(everything) if ways)
         if not count:
             return None
         for j, counted in enumerate(counts):
-            others = before[j] * after[j + 1]
-            rest = [_coefficient(others, target - k, width) for k in range(len(counted.ways))]
+            others = unpack(before[j] * after[j + 1], width, width - len(counted.cells))
+            # rest[k]: ways for everything else when this component holds k mines
+            rest = [
+                sum(ways * _choose(f, target - k - t) for t, ways in enumerate(others) if ways)
+                for k in range(len(counted.ways))
+            ]
             for cell, ways in counted.mine_ways.items():
                 weights[cell] = sum(w * r for w, r in zip(ways, rest) if w)
         if floating:
-            # one floating cell a mine: the other f - 1 floating cells hold target - 1 - (component mines)
-            with_one = before[-1] * _binomial_row(len(floating) - 1, target - 1, width)
-            each = _coefficient(with_one, target - 1, width)
+            # one floating cell a mine: the other f - 1 hold the rest
+            each = sum(ways * _choose(f - 1, target - 1 - k) for k, ways in enumerate(everything) if ways)
             for cell in floating:
                 weights[cell] = each
     for cell in reduction.fixed_safe:

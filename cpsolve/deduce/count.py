@@ -175,29 +175,34 @@ class _Step:
 
 def _steps(component: Component, order: list[Cell]) -> list[_Step]:
     """The :class:`_Step` of each cell in `order`."""
-    position_in_order = {cell: i for i, cell in enumerate(order)}
     constraints = component.constraints
-    first = [min(position_in_order[cell] for cell in c.cells) for c in constraints]
-    last = [max(position_in_order[cell] for cell in c.cells) for c in constraints]
-    members = [set(c.cells) for c in constraints]
+    constraints_of: dict[Cell, list[int]] = {cell: [] for cell in order}
+    for index, constraint in enumerate(constraints):
+        for cell in constraint.cells:
+            constraints_of[cell].append(index)
+    opened_at: list[list[int]] = [[] for _ in order]
+    seen: set[int] = set()
+    for i, cell in enumerate(order):
+        for index in constraints_of[cell]:
+            if index not in seen:
+                seen.add(index)
+                opened_at[i].append(index)
+    left = [len(constraint.cells) for constraint in constraints]
     steps = []
     open_now: list[int] = []
     for i, cell in enumerate(order):
-        opened = [index for index in range(len(constraints)) if first[index] == i]
+        mine = constraints_of[cell]
+        for index in mine:
+            left[index] -= 1
+        opened = opened_at[i]
         extended = open_now + opened
-        slot_of = {index: slot for slot, index in enumerate(extended)}
-        after = [index for index in extended if last[index] > i]
-        hits = []
-        for slot, index in enumerate(after):
-            if cell in members[index]:
-                later = sum(1 for other in members[index] if position_in_order[other] > i)
-                hits.append((slot, later))
+        after = [index for index in extended if left[index]]
         steps.append(
             _Step(
                 opened=tuple(constraints[index].mines for index in opened),
-                pick=tuple(slot_of[index] for index in after),
-                hits=tuple(hits),
-                closing=tuple(slot_of[index] for index in extended if last[index] == i),
+                pick=tuple(slot for slot, index in enumerate(extended) if left[index]),
+                hits=tuple((slot, left[index]) for slot, index in enumerate(after) if index in mine),
+                closing=tuple(slot for slot, index in enumerate(extended) if not left[index]),
             )
         )
         open_now = after

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-__all__ = ["Cell", "Position", "Constraint", "Component", "Reduction", "reduce_position", "NEIGHBOUR_STEPS"]
+__all__ = ["Cell", "Position", "Constraint", "Component", "Reduction", "reduce_position", "neighbour_table", "NEIGHBOUR_STEPS"]
 
 Cell = tuple[int, int]
 
@@ -99,6 +100,18 @@ class Reduction:
     mines_left: int | None = None
 
 
+@lru_cache(maxsize=16)
+def neighbour_table(rows: int, cols: int) -> dict[Cell, tuple[Cell, ...]]:
+    """Each cell's neighbours on the board, built once per board shape (the player asks often)."""
+    return {
+        (row, col): tuple(
+            (row + dr, col + dc) for dr, dc in NEIGHBOUR_STEPS if 0 <= row + dr < rows and 0 <= col + dc < cols
+        )
+        for row in range(rows)
+        for col in range(cols)
+    }
+
+
 def reduce_position(position: Position) -> Reduction:
     """Turn the clues into constraints, propagate the forced cells, and split into components.
 
@@ -110,10 +123,10 @@ def reduce_position(position: Position) -> Reduction:
     cell_constraints: dict[Cell, list[int]] = {}
     members: list[set[Cell]] = []
     needed: list[int] = []
-    for (row, col), value in position.clues.items():
+    table = neighbour_table(position.rows, position.cols)
+    for clue, value in position.clues.items():
         around: set[Cell] = set()
-        for dr, dc in NEIGHBOUR_STEPS:
-            cell = (row + dr, col + dc)
+        for cell in table[clue]:
             if cell in unknown:
                 around.add(cell)
             elif cell in known:
