@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from math import comb
 
 from cpsolve.deduce.position import Cell, Component
 
@@ -209,6 +210,18 @@ def _steps(component: Component, order: list[Cell]) -> list[_Step]:
     return steps
 
 
+def _single_constraint(component: Component, by_mines: bool) -> ComponentCount:
+    """r mines among n cells, nothing else: binomials, no DP (common on a player's frontier)."""
+    (constraint,) = component.constraints
+    n, r = len(constraint.cells), constraint.mines
+    k = r if by_mines else 0
+    ways = [0] * (n + 1 if by_mines else 1)
+    mine = list(ways)
+    ways[k] = comb(n, r)
+    mine[k] = comb(n - 1, r - 1) if r else 0
+    return ComponentCount(component.cells, ways, {cell: list(mine) for cell in component.cells})
+
+
 def count_component(component: Component, by_mines: bool, deadline: float | None = None) -> ComponentCount:
     """Count a component's solutions exactly, in total and for each cell being a mine.
 
@@ -228,6 +241,8 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
         >>> count_component(one_of_three, by_mines=True).ways
         [0, 3, 0, 0]
     """
+    if len(component.constraints) == 1:
+        return _single_constraint(component, by_mines)
     order = frontier_order(component)
     steps = _steps(component, order)
     n = len(order)
