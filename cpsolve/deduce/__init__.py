@@ -18,7 +18,7 @@ Example:
     (3, Fraction(1, 3))
 """
 
-from cpsolve.deduce.analysis import Analysis, Weights, analyse, backbone, weigh
+from cpsolve.deduce.analysis import Analysis, Weights, analyse, backbone, probabilities_of, weigh
 from cpsolve.deduce.position import Cell, Position
 
-__all__ = ["Cell", "Position", "Analysis", "Weights", "analyse", "backbone", "weigh"]
+__all__ = ["Cell", "Position", "Analysis", "Weights", "analyse", "backbone", "weigh", "probabilities_of"]

@@ -25,7 +25,7 @@ from cpsolve.deduce.count import ComponentCount, DeadlineReached, FrontierTooWid
 from cpsolve.deduce.position import Cell, Component, Position, reduce_position
 from cpsolve.outcome import Status
 
-__all__ = ["Analysis", "Weights", "weigh", "analyse", "backbone"]
+__all__ = ["Analysis", "Weights", "weigh", "probabilities_of", "analyse", "backbone"]
 
 
 @dataclass
@@ -68,9 +68,14 @@ def _count(component: Component, by_mines: bool, deadline: float | None) -> Comp
         return enumerate_component(component, by_mines, deadline)
 
 
-def _choose(n: int, k: int) -> int:
-    """C(n, k), 0 outside 0 <= k <= n."""
-    return comb(n, k) if 0 <= k <= n else 0
+def _binomials(n: int, low: int, high: int) -> list[int]:
+    """C(n, m) for m from low to high (empty when high < low)."""
+    if high < low:
+        return []
+    row = [comb(n, low)]
+    for m in range(low, high):
+        row.append(row[-1] * (n - m) // (m + 1))
+    return row
 
 
 def weigh(position: Position, deadline: float | None = None) -> Weights | None:
@@ -119,24 +124,29 @@ def weigh(position: Position, deadline: float | None = None) -> Weights | None:
         for poly in reversed(packed):
             after.append(after[-1] * poly)
         after.reverse()
-        # the floating cells hold the rest: C(f, m) ways to put m mines on them
+        # the floating cells hold the rest: C(f, m) ways to put m mines on them, needed only for
+        # m within reach of the total, computed once
         f = len(floating)
-        everything = unpack(before[-1], width, width)
-        count = sum(ways * _choose(f, target - k) for k, ways in enumerate(everything) if ways)
+        lowest = max(0, target - width + 1)
+        row = _binomials(f, lowest, min(f, target))
+
+        def floating_ways(m: int) -> int:
+            return row[m - lowest] if lowest <= m < lowest + len(row) else 0
+
+        everything = [(k, ways) for k, ways in enumerate(unpack(before[-1], width, width)) if ways]
+        count = sum(ways * floating_ways(target - k) for k, ways in everything)
         if not count:
             return None
         for j, counted in enumerate(counts):
             others = unpack(before[j] * after[j + 1], width, width - len(counted.cells))
+            others_nonzero = [(t, ways) for t, ways in enumerate(others) if ways]
             # rest[k]: ways for everything else when this component holds k mines
-            rest = [
-                sum(ways * _choose(f, target - k - t) for t, ways in enumerate(others) if ways)
-                for k in range(len(counted.ways))
-            ]
+            rest = [sum(ways * floating_ways(target - k - t) for t, ways in others_nonzero) for k in range(len(counted.ways))]
             for cell, ways in counted.mine_ways.items():
                 weights[cell] = sum(w * r for w, r in zip(ways, rest) if w)
         if floating:
-            # one floating cell a mine: the other f - 1 hold the rest
-            each = sum(ways * _choose(f - 1, target - 1 - k) for k, ways in enumerate(everything) if ways)
+            # one floating cell a mine, the other f - 1 holding m - 1: C(f - 1, m - 1) = C(f, m) * m / f
+            each = sum(ways * (floating_ways(target - k) * (target - k) // f) for k, ways in everything)
             for cell in floating:
                 weights[cell] = each
     for cell in reduction.fixed_safe:
@@ -168,10 +178,31 @@ def backbone(position: Position) -> tuple[frozenset[Cell], frozenset[Cell]] | No
     return _split(weights)
 
 
+def probabilities_of(weights: Weights) -> dict[Cell, Fraction]:
+    """Each unknown cell's exact probability of a mine: its weight over the count.
+
+    Most cells share a weight (every floating cell has the same one), so each distinct
+    fraction is reduced once.
+    """
+    fractions: dict[int, Fraction] = {}
+    result = {}
+    for cell, w in weights.mine.items():
+        fraction = fractions.get(w)
+        if fraction is None:
+            fraction = fractions[w] = Fraction(w, weights.count)
+        result[cell] = fraction
+    return result
+
+
 def _split(weights: Weights) -> tuple[frozenset[Cell], frozenset[Cell]]:
-    safe = frozenset(cell for cell, w in weights.mine.items() if w == 0)
-    mine = frozenset(cell for cell, w in weights.mine.items() if w == weights.count)
-    return safe, mine
+    safe, mine = [], []
+    count = weights.count
+    for cell, w in weights.mine.items():
+        if not w:
+            safe.append(cell)
+        elif w == count:
+            mine.append(cell)
+    return frozenset(safe), frozenset(mine)
 
 
 def analyse(
@@ -222,5 +253,5 @@ def analyse(
         if backbone:
             answer.surely_safe, answer.surely_mine = _split(weights)
         if probabilities:
-            answer.probabilities = {cell: Fraction(w, weights.count) for cell, w in weights.mine.items()}
+            answer.probabilities = probabilities_of(weights)
     return answer

@@ -202,10 +202,7 @@ def reduce_position(position: Position) -> Reduction:
             continue  # two clues saying the same thing: one constraint is enough
         seen.add(key)
         root = find(next(iter(members[index])))
-        grouped_constraints.setdefault(root, []).append(Constraint(tuple(sorted(members[index])), needed[index]))
-    components = [
-        Component(tuple(sorted(cells)), tuple(grouped_constraints[root])) for root, cells in grouped_cells.items()
-    ]
-    components.sort(key=lambda component: component.cells[0])
-    floating = tuple(sorted(cell for cell in unknown if cell not in cell_constraints))
+        grouped_constraints.setdefault(root, []).append(Constraint(tuple(members[index]), needed[index]))
+    components = [Component(tuple(cells), tuple(grouped_constraints[root])) for root, cells in grouped_cells.items()]
+    floating = tuple(unknown.difference(cell_constraints))
     return Reduction(True, fixed_safe, fixed_mines, components, floating, mines_left)
