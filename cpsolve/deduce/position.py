@@ -121,22 +121,22 @@ def reduce_position(position: Position) -> Reduction:
     unknown = position.unknown
     known = position.known_mines
     cell_constraints: dict[Cell, list[int]] = {}
-    members: list[set[Cell]] = []
+    members: list[set[Cell]] = []  # each live constraint's cells (propagation removes fixed ones)
     needed: list[int] = []
     table = neighbour_table(position.rows, position.cols)
+    # set intersections run in C: most clues of a played position have no unknown neighbour
+    intersect_unknown = unknown.intersection
+    intersect_known = known.intersection
     for clue, value in position.clues.items():
-        around: set[Cell] = set()
-        for cell in table[clue]:
-            if cell in unknown:
-                around.add(cell)
-            elif cell in known:
-                value -= 1
+        around = intersect_unknown(table[clue])
+        if known:
+            value -= len(intersect_known(table[clue]))
         if value < 0 or value > len(around):
             return Reduction(consistent=False)
         if not around:
             continue
         index = len(members)
-        members.append(around)
+        members.append(set(around))
         needed.append(value)
         for cell in around:
             cell_constraints.setdefault(cell, []).append(index)
