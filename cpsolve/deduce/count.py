@@ -41,9 +41,10 @@ __all__ = [
 ]
 
 #: A DP step with more states than this hands the component to CP-SAT enumeration. The DP spends
-#: about 10 us per state and step, CP-SAT about 200 us per solution (benchmarks/dp_vs_cpsat.py:
-#: on every random puzzle up to 60x60 the widest step held under 1,200 states and the DP won by
-#: 10x to over 1000x), so the hand-over is for frontiers far wider than Minesweeper makes.
+#: about 10 us per state and step, CP-SAT about 1 ms per solution, and a step's states mostly extend
+#: to solutions (benchmarks/dp_vs_cpsat.py: up to 60x60 random puzzles, the DP won everywhere but on
+#: components with a handful of solutions): the hand-over is a guard for frontiers far wider than
+#: Minesweeper makes, where CP-SAT finishes if the solutions are few.
 MAX_STATES = 100_000
 #: The DP keeps every step's states for its backward pass: past this many in all, memory (a few
 #: hundred bytes a state) rather than time is the limit, and CP-SAT takes over too.
