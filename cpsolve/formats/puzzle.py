@@ -121,34 +121,38 @@ def read_puzzle(path: str) -> PuzzleInput:
     else:
         (height, width, total), used = header
         header_line = lines[0][0]
-        if height < 1 or width < 1:
-            raise InputError(f"header needs positive R and C, got {height} {width}", name, header_line)
-        if height * width > MAX_CELLS:
-            raise InputError(f"{height}x{width} is larger than {MAX_CELLS} cells", name, header_line)
         rest = lines[used:]
-        if not rest:
+        if not rest and used == 1:
+            # ``R C`` alone: a header missing its grid (two lone numbers on two lines are a grid)
             raise InputError(f"header says {height}x{width}, but no grid follows", name, header_line)
         try:
-            rows = _grid(rest, name)
-            fits = len(rows) == height and bool(rows) and len(rows[0]) == width
+            rows = _grid(rest, name) if rest else []
             failure = None
         except InputError as error:
-            rows, fits, failure = [], False, error
-        # the numbers may be a first row instead (``1 1 1`` in a grid of tokens): only when
-        # every row is written the same way, so ``2 3`` over rows of characters stays a header
-        same_form = len({len(text.split()) > 1 for _, text in lines}) == 1
+            rows, failure = [], error
+        fits = height >= 1 and width >= 1 and len(rows) == height and bool(rows) and len(rows[0]) == width
         if not fits:
+            # the numbers may be a first row instead (``1 1 1`` in a grid of tokens, ``0`` over
+            # ``0``): only when every row is written the same way, so ``2 3`` over rows of
+            # characters stays a header
+            same_form = len({len(text.split()) > 1 for _, text in lines}) == 1
             try:
                 if not same_form:
                     raise InputError("")
                 rows = _grid(lines, name)
                 total = None
             except InputError:
+                if height < 1 or width < 1:
+                    raise InputError(f"header needs positive R and C, got {height} {width}", name, header_line) from None
+                if not rest:
+                    raise InputError(f"header says {height}x{width}, but no grid follows", name, header_line) from None
                 if failure is not None:
                     raise failure from None
                 if len(rows[0]) != width:
                     raise InputError(f"row has {len(rows[0])} cells, header says {width}", name, rest[0][0]) from None
                 raise InputError(f"header says {height} rows, the grid has {len(rows)}", name, header_line) from None
+    if len(rows) * len(rows[0]) > MAX_CELLS:
+        raise InputError(f"{len(rows)}x{len(rows[0])} is larger than {MAX_CELLS} cells", name, lines[0][0])
     return PuzzleInput(name, _position(rows, total))
 
 
