@@ -1,8 +1,33 @@
-"""Builds the optional C engine of the casual player; everything else is in pyproject.toml.
+"""The build steps pyproject.toml cannot state: the optional C loops, and the MiniZinc model as package data.
 
-The extension is optional: where it cannot be compiled, cpsolve runs the same loops in Python.
+The extensions are optional: where they cannot be compiled, cpsolve runs the same loops in
+Python. The MiniZinc model has one readable copy, ``models/one_click.mzn`` at the top of the
+repository; building the package copies it into ``cpsolve/models/`` so an installed wheel finds
+it through ``importlib.resources`` (``cpsolve.layout.minizinc.model_path``).
 """
 
-from setuptools import Extension, setup
+import shutil
+from pathlib import Path
 
-setup(ext_modules=[Extension("cpsolve._casual_engine", ["cpsolve/_casual_engine.c"], optional=True)])
+from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+
+class BuildPyWithModels(build_py):
+    """build_py that also copies ``models/*.mzn`` into the built package."""
+
+    def run(self):
+        super().run()
+        target = Path(self.build_lib) / "cpsolve" / "models"
+        target.mkdir(parents=True, exist_ok=True)
+        for model in sorted(Path(__file__).parent.joinpath("models").glob("*.mzn")):
+            shutil.copyfile(model, target / model.name)
+
+
+setup(
+    cmdclass={"build_py": BuildPyWithModels},
+    ext_modules=[
+        Extension("cpsolve._casual_engine", ["cpsolve/_casual_engine.c"], optional=True),
+        Extension("cpsolve._flood", ["cpsolve/_flood.c"], optional=True),
+    ],
+)

@@ -14,7 +14,7 @@ Modules:
     compare: sweeps that cross-check the layout backends, with reports.
     cli:     the ``cpsolve`` command line (typer), one module per command.
 
-Heavy modules (numpy, scipy, ortools) are imported by the modules that need them, not here,
+Heavy modules (numpy, networkx, ortools) are imported by the modules that need them, not here,
 so ``import cpsolve`` and ``cpsolve --help`` stay cheap.
 """
 

@@ -66,6 +66,23 @@ static int get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_
     return 0;
 }
 
+/* The tables must be as long as the board, with eight neighbour offsets. */
+static int buffers_fit(Py_ssize_t size, Py_ssize_t number_len, Py_ssize_t offsets_len)
+{
+    return number_len >= size && offsets_len == 8 * 8;
+}
+
+/* A start cell and all eight of its neighbours must lie inside the flat board (the padding). */
+static int start_fits(int64_t start, Py_ssize_t size, const int64_t *offsets)
+{
+    if (start < 0 || start >= size) return 0;
+    for (int k = 0; k < 8; k++) {
+        int64_t other = start + offsets[k];
+        if (other < 0 || other >= size) return 0;
+    }
+    return 1;
+}
+
 /* best_click(candidates, state, number, offsets, safe_total) -> (fewest covered, click, tried) */
 static PyObject *best_click(PyObject *self, PyObject *args)
 {
@@ -80,6 +97,18 @@ static PyObject *best_click(PyObject *self, PyObject *args)
         PyBuffer_Release(&candidates); PyBuffer_Release(&state); PyBuffer_Release(&number); return NULL;
     }
     Py_ssize_t size = state.len;
+    if (!buffers_fit(size, number.len, offsets.len)) {
+        PyBuffer_Release(&candidates); PyBuffer_Release(&state); PyBuffer_Release(&number); PyBuffer_Release(&offsets);
+        PyErr_SetString(PyExc_ValueError, "best_click: buffer sizes out of range");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < candidates.len / 8; i++) {
+        if (!start_fits(((const int64_t *)candidates.buf)[i], size, offsets.buf)) {
+            PyBuffer_Release(&candidates); PyBuffer_Release(&state); PyBuffer_Release(&number); PyBuffer_Release(&offsets);
+            PyErr_SetString(PyExc_ValueError, "best_click: a candidate click is out of range");
+            return NULL;
+        }
+    }
     uint8_t *queued = calloc(size, 1), *explored = calloc(size, 1);
     int64_t *work = malloc(size * sizeof(int64_t)), *changed = malloc(size * sizeof(int64_t));
     PyObject *result = NULL;
@@ -132,8 +161,9 @@ static PyObject *run_rules_py(PyObject *self, PyObject *args)
         if (get_buffer(objects[got], &views[got], writable[got], itemsize[got], names[got]) < 0) break;
     PyObject *result = NULL;
     if (got == 6) {
-        if (start < 0 || start >= views[0].len || views[3].len < views[0].len || views[4].len < views[0].len * 8
-            || views[5].len < views[0].len * 8) {
+        if (!buffers_fit(views[0].len, views[1].len, views[2].len)
+            || !start_fits(start, views[0].len, views[2].buf) || views[3].len < views[0].len
+            || views[4].len < views[0].len * 8 || views[5].len < views[0].len * 8) {
             PyErr_SetString(PyExc_ValueError, "run_rules: start or buffer sizes out of range");
         } else {
             Py_ssize_t cleared, count;

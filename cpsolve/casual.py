@@ -27,11 +27,17 @@ Notes:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from cpsolve.grid import PaddedGrid, box_sum
+from cpsolve.outcome import Status
+from cpsolve.symbols import CONTEST_MINE, HOLE, MINE
+
+#: How a drawn final state shows a safe cell the player left covered.
+COVERED_SAFE = "-"
 
 __all__ = ["CasualBoard", "CasualResult", "FinalState", "final_state", "solve_casual", "draw_state"]
 
@@ -54,7 +60,7 @@ class CasualBoard:
     def from_rows(cls, rows: list[str]) -> CasualBoard:
         """Build from text rows of ``M`` or ``*`` (mine), ``.`` (safe) and ``#`` (no cell)."""
         codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(len(rows), len(rows[0]))
-        return cls(mines=(codes == ord("M")) | (codes == ord("*")), present=codes != ord("#"))
+        return cls(mines=(codes == ord(CONTEST_MINE)) | (codes == ord(MINE)), present=codes != ord(HOLE))
 
     @property
     def safe_count(self) -> int:
@@ -88,6 +94,8 @@ class CasualResult:
         flagged: Cells flagged from that click.
         clicks_tried: How many first clicks were simulated.
         state: The final state from the best click (None without a safe cell).
+        status: Always POSSIBLE: every board has an answer (the shared status, for records).
+        seconds: Wall-clock time of the search.
     """
 
     covered: int
@@ -96,6 +104,8 @@ class CasualResult:
     flagged: int
     clicks_tried: int
     state: FinalState | None = None
+    status: Status = Status.POSSIBLE
+    seconds: float = 0.0
 
 
 def _run_rules_py(start, state, number, offsets, queued, work, changed):
@@ -263,9 +273,10 @@ def solve_casual(board: CasualBoard) -> CasualResult:
         Tries zero cells in reading order, skipping those cleared by an earlier final state;
         the work is the sum of the tried final states' sizes, near-linear in the board.
     """
+    started = time.perf_counter()
     safe = board.safe_count
     if safe == 0:
-        return CasualResult(0, None, 0, 0, 0)
+        return CasualResult(0, None, 0, 0, 0, seconds=time.perf_counter() - started)
     engine = _Engine(board)
     tried = 0
     start = -1
@@ -278,7 +289,8 @@ def solve_casual(board: CasualBoard) -> CasualResult:
     cleared, flagged = engine.final_state(start)
     tried = max(tried, 1)
     click = engine.grid.cell(start)
-    return CasualResult(safe - len(cleared), click, len(cleared), len(flagged), tried, FinalState(click, cleared, flagged))
+    state = FinalState(click, cleared, flagged)
+    return CasualResult(safe - len(cleared), click, len(cleared), len(flagged), tried, state, seconds=time.perf_counter() - started)
 
 
 def draw_state(board: CasualBoard, state: FinalState) -> list[str]:
@@ -291,7 +303,8 @@ def draw_state(board: CasualBoard, state: FinalState) -> list[str]:
     grid = PaddedGrid(rows, cols)
     numbers = _mine_numbers(board)
     picture = [
-        ["#" if not board.present[r, c] else "*" if board.mines[r, c] else "-" for c in range(cols)] for r in range(rows)
+        [HOLE if not board.present[r, c] else MINE if board.mines[r, c] else COVERED_SAFE for c in range(cols)]
+        for r in range(rows)
     ]
     for index in state.cleared:
         r, c = grid.cell(index)

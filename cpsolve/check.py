@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from cpsolve.formats import LayoutCase, OutputCase, read_layout_cases, read_layout_output
+from cpsolve.formats import IMPOSSIBLE, UNKNOWN, LayoutCase, OutputCase, read_layout_cases, read_layout_output
+from cpsolve.symbols import CLICK, MINE, SAFE
 
 __all__ = ["Rejection", "CheckReport", "judge_case", "check_files"]
 
@@ -44,19 +45,19 @@ def judge_case(case: LayoutCase, lines: tuple[str, ...]) -> str | None:
     from cpsolve.reveal import judge
 
     possible = is_possible(case.rows, case.cols, case.mines)
-    if len(lines) == 1 and lines[0] == "Impossible":
+    if len(lines) == 1 and lines[0] == IMPOSSIBLE:
         return "says Impossible but a one-click board exists" if possible else None
     if not lines:
         return "empty answer"
-    if any(line.lower() in ("impossible", "unknown") for line in lines):
+    if any(line.lower() in (IMPOSSIBLE.lower(), UNKNOWN.lower()) for line in lines):
         return f"answer is {lines[0]!r}: verdicts are exactly 'Impossible' or a board"
     try:
         board = Board.from_rows(list(lines))
     except ValueError as error:
         return f"not a board: {error}"
-    if (board.present is not None) or not set("".join(lines)) <= set("*.c"):
+    if (board.present is not None) or not set("".join(lines)) <= {MINE, SAFE, CLICK}:
         return "not a board: only * . c are allowed"
-    reason = judge(board, case.rows, case.cols, case.mines, clicks=sum(line.count("c") for line in lines))
+    reason = judge(board, case.rows, case.cols, case.mines, clicks=sum(line.count(CLICK) for line in lines))
     if reason is None and not possible:
         # Cannot happen while the feasibility rule holds; kept so the judge never trusts it blindly.
         return "board wins although the rule says Impossible (please report)"

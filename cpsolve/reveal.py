@@ -6,23 +6,76 @@ rule: clicking a safe cell reveals it; a revealed cell with no mine among its ne
 revealed.
 
 Notes:
-    The flood fill is done with array operations: the zero cells are labelled into connected
-    components of the king graph (scipy.ndimage.label with a 3x3 structure), and the revealed
-    set is the closed neighbourhood of the click's component. That is the same set a
-    cell-by-cell flood fill reaches, at O(R*C) work in C rather than in Python.
+    The revealed set is the closed neighbourhood of the click's zero component (the zero cells
+    king-connected to the click): the same set a cell-by-cell flood fill reaches. The zero cells
+    come from one array operation (a 3x3 box sum); the component is a stack-based fill over the
+    flat padded board (:class:`cpsolve.grid.PaddedGrid`), in C (``_flood.c``, built at install)
+    or, where that was not compiled, the same loop in Python. Both are O(R*C).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy import ndimage
 
 from cpsolve.board import Board
-from cpsolve.grid import box_sum
+from cpsolve.grid import PaddedGrid, box_sum
 
-__all__ = ["closed_mine_counts", "zero_cells", "reveal", "judge"]
+__all__ = ["closed_mine_counts", "zero_cells", "zero_component", "reveal", "judge"]
 
-_KING = np.ones((3, 3), dtype=bool)
+
+def _zero_component_py(start: int, zero: np.ndarray, offsets: np.ndarray, component: np.ndarray) -> int:
+    """Mark the zero cells connected to `start` in `component`; the reference of ``_flood.c``.
+
+    Arrays are flat and padded: the border of `zero` is 0, so the fill needs no bounds checks.
+
+    Returns:
+        The number of cells marked.
+    """
+    if not zero[start]:
+        return 0
+    steps = offsets.tolist()
+    component[start] = 1
+    stack = [start]
+    count = 1
+    while stack:
+        cell = stack.pop()
+        for step in steps:
+            other = cell + step
+            if zero[other] and not component[other]:
+                component[other] = 1
+                stack.append(other)
+                count += 1
+    return count
+
+
+def _load_fill():
+    """The compiled fill when the C extension was built, else the Python reference."""
+    try:
+        from cpsolve._flood import zero_component as compiled
+    except ImportError:  # pragma: no cover - the extension is optional at install time
+        return _zero_component_py
+    return compiled
+
+
+_fill = _load_fill()
+
+
+def zero_component(zero: np.ndarray, start: tuple[int, int]) -> np.ndarray:
+    """The cells of `zero` king-connected to `start` through `zero` cells (empty if start is not zero).
+
+    Args:
+        zero: Boolean array of the zero cells.
+        start: 0-based (row, col).
+
+    Returns:
+        Boolean array of the component.
+    """
+    rows, cols = zero.shape
+    grid = PaddedGrid(rows, cols)
+    padded = grid.pad(zero.astype(np.uint8))
+    component = np.zeros_like(padded)
+    _fill(grid.index(*start), padded, np.array(grid.offsets, dtype=np.int64), component)
+    return component.reshape(rows + 2, cols + 2)[1:-1, 1:-1].astype(bool)
 
 
 def closed_mine_counts(mines: np.ndarray) -> np.ndarray:
@@ -51,8 +104,7 @@ def reveal(board: Board) -> np.ndarray:
     if not zero[board.click]:
         revealed[board.click] = True
         return revealed
-    labels, _ = ndimage.label(zero, structure=_KING)
-    component = labels == labels[board.click]
+    component = zero_component(zero, board.click)
     # Missing cells are not neighbours: the king graph minus holes is the induced subgraph,
     # so dilating inside the bounding box and masking with present is exact.
     return (box_sum(component) > 0) & board.present_mask

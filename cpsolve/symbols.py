@@ -5,10 +5,12 @@ Example:
     '*.c#?'
 """
 
-__all__ = ["MINE", "SAFE", "CLICK", "HOLE", "EITHER", "TEMPLATE_CHARS"]
+__all__ = ["MINE", "CONTEST_MINE", "SAFE", "CLICK", "HOLE", "EITHER", "TEMPLATE_CHARS"]
 
 #: A cell holding a mine.
 MINE = "*"
+#: A mine as the 2003 "mines" contest writes it (its boards are read with ``*`` too).
+CONTEST_MINE = "M"
 #: A safe cell.
 SAFE = "."
 #: The click cell of a one-click board (safe).

@@ -1,6 +1,7 @@
 """The layout and check commands end to end, and every bad input they must refuse."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -56,22 +57,42 @@ def test_batch_from_stdin_with_crlf(runner):
     assert result.stdout == "Case #1:\nc\nCase #2:\nc*\n**\n"
 
 
+def _read_line(stream, timeout: float) -> bytes:
+    """One line from a pipe, or the test fails (instead of hanging) when none comes in time."""
+    import selectors
+
+    line = b""
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        while not line.endswith(b"\n"):
+            if not selector.select(timeout):
+                pytest.fail(f"no complete line within {timeout} s (got {line!r})")
+            chunk = os.read(stream.fileno(), 1)
+            if not chunk:
+                break
+            line += chunk
+    return line
+
+
 def test_batch_streams_case_by_case():
     """Case 1 is answered while case 2 has not been written yet."""
     process = subprocess.Popen(
         [sys.executable, "-m", "cpsolve", "layout", "--input", "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        text=True,
+        bufsize=0,
     )
-    process.stdin.write("2\n1 1 0\n")
-    process.stdin.flush()
-    assert process.stdout.readline() == "Case #1:\n"
-    assert process.stdout.readline() == "c\n"
-    process.stdin.write("1 2 1\n")
-    process.stdin.close()
-    assert process.stdout.read() == "Case #2:\nc*\n"
-    assert process.wait(timeout=60) == 0
+    try:
+        process.stdin.write(b"2\n1 1 0\n")
+        process.stdin.flush()
+        assert _read_line(process.stdout, 60) == b"Case #1:\n"
+        assert _read_line(process.stdout, 60) == b"c\n"
+        process.stdin.write(b"1 2 1\n")
+        process.stdin.close()
+        assert process.stdout.read() == b"Case #2:\nc*\n"
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
 
 
 @pytest.mark.parametrize(

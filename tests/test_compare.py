@@ -61,11 +61,17 @@ def test_invalid_board_exits_1(runner):
     assert result.exit_code == 1 and "INVALID BOARD 3 3 0 (liar)" in result.stdout
 
 
+def _out_of_time(problem, options):
+    return LayoutResult(Status.UNKNOWN)
+
+
 def test_undecided_case_exits_3(runner):
-    result = runner.invoke(app, ["compare", "--rows", "30", "--cols", "30", "--mines", "400", "--backends", "greedy,cp",
-                                 "--dominance", "none", "--encoding", "levels", "--time-limit", "0.001", "--jobs", "1", "--quiet"])
+    """A backend whose time ran out: counted as unknown, never as a disagreement; exit 3."""
+    register_backend("out_of_time", _out_of_time)
+    result = runner.invoke(app, ["compare", "--rows", "3", "--cols", "3", "--mines", "1-2", "--backends", "greedy,out_of_time",
+                                 "--jobs", "1", "--quiet"])
     assert result.exit_code == 3, result.stdout
-    assert "undecided: 1" in result.stdout
+    assert "undecided: 2" in result.stdout and "agreement: 2/2" in result.stdout
 
 
 def test_bad_ranges_and_backends(runner):

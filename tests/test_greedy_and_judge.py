@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from bruteforce import flood_reveal, is_one_click_win, king_neighbours, rectangle_wins
 from cpsolve.board import Board
+from cpsolve.grid import PaddedGrid
 from cpsolve.layout import LayoutProblem, Status, solve
 from cpsolve.layout.greedy import greedy_board, is_possible
 from cpsolve.reveal import judge, reveal
@@ -103,3 +104,40 @@ def test_judge_rejects_wrong_size_and_click_on_mine():
     assert "expected 4x5" in judge(board, 4, 5, 6)
     mined = Board(board.mines.copy(), (3, 3))
     assert judge(mined) == "click is on a mine"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.data())
+def test_compiled_flood_fill_agrees_with_the_python_one(rows, cols, data):
+    """The judge's C fill and its Python reference mark the same component, holes included."""
+    from cpsolve import reveal
+
+    if reveal._fill is reveal._zero_component_py:
+        pytest.skip("the C extension was not built here (CI asserts that it is)")
+    cells = data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols))
+    zero = np.array(cells, dtype=bool).reshape(rows, cols)
+    start = (data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1)))
+    grid = PaddedGrid(rows, cols)
+    padded = grid.pad(zero.astype(np.uint8))
+    offsets = np.array(grid.offsets, dtype=np.int64)
+    marks = []
+    for fill in (reveal._fill, reveal._zero_component_py):
+        component = np.zeros_like(padded)
+        count = fill(grid.index(*start), padded, offsets, component)
+        marks.append((int(count), component.tobytes()))
+    assert marks[0] == marks[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 6), st.integers(2, 6), st.data())
+def test_judge_agrees_with_a_plain_flood_fill_on_boards_with_holes(rows, cols, data):
+    present = np.array(data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols)), dtype=bool).reshape(rows, cols)
+    mines = np.array(data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols)), dtype=bool).reshape(rows, cols)
+    mines &= present
+    cells = [(r, c) for r in range(rows) for c in range(cols) if present[r, c]]
+    if not cells:
+        return
+    click = data.draw(st.sampled_from(cells))
+    board = Board(mines, click, present)
+    expected = flood_reveal(cells, king_neighbours(cells), {c for c in cells if mines[c]}, click)
+    assert {tuple(map(int, cell)) for cell in np.argwhere(reveal(board))} == expected

@@ -80,7 +80,7 @@ def layout(
 def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None):
     from cpsolve.formats import parse_case_numbers, read_template
     from cpsolve.layout import LayoutProblem
-    from cpsolve.symbols import CLICK, HOLE
+    from cpsolve.symbols import HOLE
 
     for argument in numbers:
         if argument.startswith("-") and not argument.lstrip("-").isdigit():
@@ -103,8 +103,9 @@ def _single_problem(numbers: list[str], template_path: str | None, click_text: s
         cells = problem.cell_count
         if not 0 <= mines < cells:
             raise InputError(f"mines must be in 0..{cells - 1} for this template of {cells} cells, got M={mines}")
-        if click is not None and CLICK in "".join(sketch) and problem.pinned_click != click:
-            raise InputError("--click differs from the template's c cell")
+        drawn_click = LayoutProblem(problem.rows, problem.cols, mines, template=sketch).pinned_click
+        if click is not None and drawn_click is not None and drawn_click != click:
+            raise InputError(f"--click differs from the template's c cell at {drawn_click[0] + 1},{drawn_click[1] + 1}")
     if click is not None:
         row, col = click
         if not (0 <= row < problem.rows and 0 <= col < problem.cols):

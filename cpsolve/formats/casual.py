@@ -8,10 +8,11 @@ from typing import Any
 
 from cpsolve.errors import InputError
 from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.symbols import CONTEST_MINE, HOLE, MINE, SAFE
 
 __all__ = ["CASUAL_CHARS", "CasualInput", "read_casual_boards", "casual_json"]
 
-CASUAL_CHARS = "M*.#"
+CASUAL_CHARS = CONTEST_MINE + MINE + SAFE + HOLE
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,152 @@
+"""One error path for every command: exit codes, option checks, broken pipes, and the edge cases of the formats."""
+
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpsolve import __version__
+from cpsolve.cli import app
+from cpsolve.layout import LayoutResult, Status
+from cpsolve.layout import _registered as registered_backends
+from cpsolve.layout.greedy import greedy_board
+
+
+def _one_line(result) -> bool:
+    return result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_version(runner):
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout == f"cpsolve {__version__}\n"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1"])
+def test_time_limit_must_be_positive_and_finite(runner, value):
+    for command in (["layout", "5", "5", "3", "--backend", "cp"], ["compare", "--rows", "2", "--cols", "2", "--quiet"]):
+        result = runner.invoke(app, [*command, "--time-limit", value])
+        assert result.exit_code == 1 and "--time-limit" in result.stderr and _one_line(result), (command, value)
+
+
+@pytest.mark.parametrize("option,value", [("--workers", "0"), ("--workers", "100000"), ("--seed", "-1"), ("--seed", str(2**31))])
+def test_counts_and_seeds_are_bounded(runner, option, value):
+    result = runner.invoke(app, ["layout", "5", "5", "3", "--backend", "cp", option, value])
+    assert result.exit_code == 1 and option in result.stderr and _one_line(result)
+
+
+@pytest.mark.parametrize("option,value", [("--jobs", "0"), ("--jobs", "99999"), ("--workers", "0")])
+def test_compare_counts_are_bounded(runner, option, value):
+    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", option, value, "--quiet"])
+    assert result.exit_code == 1 and option in result.stderr and _one_line(result)
+
+
+def test_unknown_option_is_a_usage_error(runner):
+    assert runner.invoke(app, ["layout", "3", "3", "1", "--bogus"]).exit_code == 2
+    assert runner.invoke(app, ["casual", "x", "--bogus"]).exit_code == 2
+
+
+def test_report_paths_are_checked_before_any_work(runner, tmp_path):
+    """A sweep must not run for minutes and then lose its results to a path it cannot write."""
+    for option in ("--json", "--csv", "--plot"):
+        result = runner.invoke(app, ["compare", "--rows", "1-40", "--cols", "1-40", option, "/nonexistent/r.out", "--quiet"])
+        assert result.exit_code == 1 and "/nonexistent" in result.stderr and _one_line(result)
+    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--json", str(tmp_path), "--quiet"])
+    assert result.exit_code == 1 and "directory" in result.stderr
+
+
+def _lying_greedy(problem, options):
+    board = greedy_board(problem.rows, problem.cols, problem.mines)
+    board.mines[:] = False  # every mine dropped: the judge must refuse it
+    return LayoutResult(Status.POSSIBLE, board)
+
+
+def test_a_wrong_board_exits_4_and_prints_nothing(runner, monkeypatch):
+    monkeypatch.setitem(registered_backends, "greedy", _lying_greedy)
+    result = runner.invoke(app, ["layout", "3", "3", "1"])
+    assert result.exit_code == 4 and result.stdout == ""
+    assert "internal error" in result.stderr or "wrong board" in result.stderr
+    assert _one_line(result)
+
+
+def test_ctrl_c_exits_130(runner, monkeypatch):
+    def interrupted(problem, options):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(registered_backends, "greedy", interrupted)
+    result = runner.invoke(app, ["layout", "3", "3", "1"])
+    assert result.exit_code == 130 and "interrupted" in result.stderr
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """`cpsolve layout -i big | head -1`: no traceback when the reader goes away."""
+    cases = tmp_path / "big.in"
+    cases.write_text("3000\n" + "50 50 100\n" * 3000)
+    process = subprocess.Popen([sys.executable, "-m", "cpsolve", "layout", "-i", str(cases)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout.read(9) == b"Case #1:\n"
+    process.stdout.close()
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 0, stderr
+    assert b"Traceback" not in stderr and b"BrokenPipe" not in stderr
+
+
+def test_click_must_agree_with_the_templates_c(runner, tmp_path):
+    template = tmp_path / "t.txt"
+    template.write_text("c??\n???\n???\n")
+    result = runner.invoke(app, ["layout", "--template", str(template), "1", "--click", "3,3"])
+    assert result.exit_code == 1 and "differs from the template" in result.stderr
+    result = runner.invoke(app, ["layout", "--template", str(template), "1", "--click", "1,1"])
+    assert result.exit_code == 0 and result.stdout.splitlines()[0][0] == "c"
+
+
+def test_ragged_template_is_padded_with_holes(runner, tmp_path):
+    """A short row is padded with '#': the padded cells are no cells, drawn as '#' and never mines."""
+    template = tmp_path / "t.txt"
+    template.write_text("....\n..\n....\n")
+    result = runner.invoke(app, ["layout", "--template", str(template), "0"])
+    assert result.exit_code == 0
+    rows = result.stdout.split()
+    assert rows[1][2:] == "##" and all(len(row) == 4 for row in rows) and "*" not in "".join(rows)
+    # 10 cells: 9 mines leave one safe cell, the padding must not count as a cell
+    assert runner.invoke(app, ["layout", "--template", str(template), "10"]).exit_code == 1
+
+
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_check_reads_the_one_line_impossible_form(runner, tmp_path):
+    cases = _write(tmp_path, "in", "2\n2 2 1\n1 3 1\n")
+    result = runner.invoke(app, ["check", cases, _write(tmp_path, "out", "Case #1: Impossible\nCase #2: c.*\n")])
+    assert result.exit_code == 0 and "2/2 cases accepted" in result.stdout
+
+
+def test_check_rejects_out_of_order_and_repeated_cases(runner, tmp_path):
+    cases = _write(tmp_path, "in", "2\n2 2 1\n1 3 1\n")
+    swapped = runner.invoke(app, ["check", cases, _write(tmp_path, "o1", "Case #2:\nc.*\nCase #1:\nImpossible\n")])
+    assert swapped.exit_code == 1 and "out of order: expected Case #1" in swapped.stdout
+    repeated = runner.invoke(app, ["check", cases, _write(tmp_path, "o2", "Case #1:\nImpossible\nCase #1:\nImpossible\nCase #2:\nc.*\n")])
+    assert repeated.exit_code == 1 and "case repeated" in repeated.stdout
+
+
+@pytest.mark.skipif(shutil.which("minizinc") is None, reason="minizinc is not installed")
+def test_unknown_minizinc_solver_is_one_line(runner):
+    result = runner.invoke(app, ["layout", "3", "3", "1", "--backend", "minizinc", "--solver", "nosuch"])
+    assert result.exit_code == 1 and "nosuch" in result.stderr and _one_line(result)
+
+
+def test_math_isfinite_guard_is_used_for_every_limit():
+    """The shared checker refuses what CP-SAT would call MODEL_INVALID."""
+    from cpsolve.cli.app import check_time_limit
+    from cpsolve.errors import InputError
+
+    for bad in (math.nan, math.inf, 0.0, -3.0):
+        with pytest.raises(InputError):
+            check_time_limit(bad)
+    assert check_time_limit(0.5) == 0.5
