@@ -36,7 +36,7 @@ class Analysis:
         status: POSSIBLE (consistent, `solution` given), IMPOSSIBLE (no solution), UNKNOWN
             (the deadline passed first).
         solution: The mines among the unknown cells in one solution, when POSSIBLE.
-        count: The exact number of solutions, when asked.
+        count: The exact number of solutions, when asked (0 when IMPOSSIBLE).
         surely_safe: Unknown cells safe in every solution, when the backbone was asked.
         surely_mine: Unknown cells that are mines in every solution, when the backbone was asked.
         probabilities: Each unknown cell's probability of holding a mine, every solution weighted

@@ -83,34 +83,46 @@ def unpack(packed: int, width: int, length: int) -> list[int]:
     return [(packed >> (k * width)) & mask for k in range(length)]
 
 
-def frontier_order(component: Component) -> list[Cell]:
+def _constraints_of(component: Component) -> dict[Cell, list[int]]:
+    """Each cell's constraints, by index."""
+    constraints_of: dict[Cell, list[int]] = {cell: [] for cell in component.cells}
+    for index, constraint in enumerate(component.constraints):
+        for cell in constraint.cells:
+            constraints_of[cell].append(index)
+    return constraints_of
+
+
+def frontier_order(component: Component, constraints_of: dict[Cell, list[int]] | None = None) -> list[Cell]:
     """Order the cells so that few constraints are open at once.
 
     Greedy: start at a cell in the fewest constraints, then repeatedly take the candidate cell
     (one sharing a constraint with a placed cell) that opens the fewest new constraints and
     closes the most, so the order walks along the frontier like a band.
     """
-    constraints_of: dict[Cell, list[int]] = {cell: [] for cell in component.cells}
-    for index, constraint in enumerate(component.constraints):
-        for cell in constraint.cells:
-            constraints_of[cell].append(index)
-    left = [len(constraint.cells) for constraint in component.constraints]
-    touched = [False] * len(component.constraints)
+    if constraints_of is None:
+        constraints_of = _constraints_of(component)
+    constraints = component.constraints
+    left = [len(constraint.cells) for constraint in constraints]
+    touched = [False] * len(constraints)
     placed: set[Cell] = set()
     order: list[Cell] = []
     candidates: set[Cell] = set()
     unplaced = set(component.cells)
     while unplaced:
         if not candidates:
-            start = min(unplaced, key=lambda cell: (len(constraints_of[cell]), cell))
-            candidates.add(start)
-
-        def cost(cell: Cell) -> tuple[int, int, Cell]:
-            opened = sum(1 for i in constraints_of[cell] if not touched[i] and left[i] > 1)
-            closed = sum(1 for i in constraints_of[cell] if left[i] == 1)
-            return (opened - closed, -closed, cell)
-
-        cell = min(candidates, key=cost)
+            candidates.add(min(unplaced, key=lambda cell: (len(constraints_of[cell]), cell)))
+        best_key = None
+        for cell in candidates:
+            opened = closed = 0
+            for index in constraints_of[cell]:
+                if left[index] == 1:
+                    closed += 1
+                elif not touched[index]:
+                    opened += 1
+            key = (opened - closed, -closed, cell)
+            if best_key is None or key < best_key:
+                best_key = key
+        cell = best_key[2]
         candidates.discard(cell)
         unplaced.discard(cell)
         placed.add(cell)
@@ -119,7 +131,7 @@ def frontier_order(component: Component) -> list[Cell]:
             touched[index] = True
             left[index] -= 1
             if left[index]:
-                candidates.update(other for other in component.constraints[index].cells if other not in placed)
+                candidates.update(other for other in constraints[index].cells if other not in placed)
     return order
 
 
@@ -175,13 +187,11 @@ class _Step:
         return safe, mine
 
 
-def _steps(component: Component, order: list[Cell]) -> list[_Step]:
+def _steps(component: Component, order: list[Cell], constraints_of: dict[Cell, list[int]] | None = None) -> list[_Step]:
     """The :class:`_Step` of each cell in `order`."""
     constraints = component.constraints
-    constraints_of: dict[Cell, list[int]] = {cell: [] for cell in order}
-    for index, constraint in enumerate(constraints):
-        for cell in constraint.cells:
-            constraints_of[cell].append(index)
+    if constraints_of is None:
+        constraints_of = _constraints_of(component)
     opened_at: list[list[int]] = [[] for _ in order]
     seen: set[int] = set()
     for i, cell in enumerate(order):
@@ -244,8 +254,9 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
     """
     if len(component.constraints) == 1:
         return _single_constraint(component, by_mines)
-    order = frontier_order(component)
-    steps = _steps(component, order)
+    constraints_of = _constraints_of(component)
+    order = frontier_order(component, constraints_of)
+    steps = _steps(component, order, constraints_of)
     n = len(order)
     width = n + 1 if by_mines else 0
     layers: list[dict[tuple[int, ...], int]] = [{(): 1}]
