@@ -1,6 +1,7 @@
-"""Use cpsolve as a library: a one-click board by each backend, a pinned click, and the casual player."""
+"""Use cpsolve as a library: a one-click board by each backend, a pinned click, the casual player, and a clue puzzle."""
 
 from cpsolve.casual import CasualBoard, draw_state, solve_casual
+from cpsolve.deduce import Position, analyse, backbone
 from cpsolve.layout import LayoutProblem, SolveOptions, solve
 
 
@@ -25,6 +26,19 @@ def main() -> None:
     answer = solve_casual(board)
     print(f"casual player leaves {answer.covered} safe cells covered, clicking row {answer.click[0] + 1}, col {answer.click[1] + 1}")
     print("\n".join(draw_state(board, answer.state)))
+    clue_puzzle()
+
+
+def clue_puzzle() -> None:
+    """A player's view as a Position: what is certain, and the odds on the rest."""
+    rows = ["1?", "??", "?1"]  # 0-based (row, col) cells; '?' covered
+    clues = {(r, c): int(ch) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch.isdigit()}
+    covered = frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "?")
+    position = Position(3, 2, clues, frozenset(), covered, total=1)
+    safe, mines = backbone(position)
+    print(f"clue puzzle: surely safe {sorted(safe)}, surely mines {sorted(mines)}")
+    answer = analyse(position, count=True, probabilities=True)
+    print(f"clue puzzle: {answer.count} solutions; P(mine) " + ", ".join(f"{cell}: {p}" for cell, p in sorted(answer.probabilities.items())))
 
 
 if __name__ == "__main__":

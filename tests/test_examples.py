@@ -11,3 +11,4 @@ def test_api_example_runs(capsys):
     out = capsys.readouterr().out
     assert out.count(": possible in") == 3
     assert "casual player leaves" in out
+    assert "clue puzzle: 2 solutions" in out
