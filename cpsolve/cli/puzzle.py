@@ -25,7 +25,7 @@ def puzzle(
     mines: Annotated[Optional[int], typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")] = None,
     no_total: Annotated[bool, typer.Option("--no-total", help="Ignore the header's total number of mines.")] = False,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text (drawn) or json (one object per file, per line).")] = OutputFormat.text,
-    time_limit: Annotated[Optional[float], typer.Option("--time-limit", metavar="S", help="Seconds per puzzle; past it the puzzle is 'unknown' and the exit code 3.")] = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", metavar="S", help="Seconds per puzzle; past it the puzzle is 'unknown' and the exit code 3.")] = 60.0,
 ) -> None:
     """Solve clue puzzles: a solution or proof of none, and on request the count, backbone and probabilities.
 
@@ -39,8 +39,7 @@ def puzzle(
         raise UsageError("--mines and --no-total cannot be used together")
     if mines is not None and mines < 0:
         raise InputError(f"--mines must be 0 or more, got {mines}")
-    if time_limit is not None:
-        check_time_limit(time_limit)
+    check_time_limit(time_limit)
     # read every file first: bad input fails before any answer is printed
     puzzles = [read_puzzle(path) for path in files]
     exit_code = EXIT_OK
@@ -48,7 +47,7 @@ def puzzle(
         position = item.position
         if mines is not None or no_total:
             position = dataclasses.replace(position, total=mines)
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        deadline = time.perf_counter() + time_limit
         analysis = analyse(position, count=count, backbone=deduce, probabilities=probabilities, deadline=deadline)
         if analysis.status is Status.UNKNOWN:
             exit_code = EXIT_TIME_LIMIT
