@@ -43,6 +43,8 @@ __all__ = [
     "generate_boards",
     "play_game",
     "wilson_interval",
+    "summarise_games",
+    "summarise_records",
 ]
 
 #: How the first click is protected: ``opening`` (no mine in its 3x3) or ``safe`` (only itself).
@@ -216,3 +218,31 @@ def wilson_interval(wins: int, games: int, z: float = 1.959964) -> tuple[float, 
     centre = (rate + z * z / (2 * games)) / denominator
     half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarise_games(settings: GameSettings, games: int) -> dict:
+    """Play games 0..games-1 (:func:`play_game`) and sum them up.
+
+    Returns:
+        A JSON-able dict: the settings, ``games``, ``won``, ``rate`` with its 95% Wilson
+        ``interval``, and the mean and standard deviation of 3BV.
+    """
+    records = [play_game(settings, index) for index in range(games)]
+    return summarise_records(settings, records)
+
+
+def summarise_records(settings: GameSettings, records: list[Record]) -> dict:
+    """The summary of :func:`summarise_games` from records already played (in any order)."""
+    won = sum(record.answer["won"] for record in records)
+    values = np.array([record.answer["3bv"] for record in records], dtype=float)
+    low, high = wilson_interval(won, len(records))
+    row, col = settings.click
+    return {
+        "rows": settings.rows, "cols": settings.cols, "mines": settings.mines,
+        "first": [row + 1, col + 1], "start": settings.start,
+        "player": settings.player, "total": settings.use_total, "seed": settings.seed,
+        "games": len(records), "won": int(won), "rate": won / len(records) if records else 0.0,
+        "interval": [low, high],
+        "3bv_mean": float(values.mean()) if len(values) else 0.0,
+        "3bv_sd": float(values.std(ddof=1)) if len(values) > 1 else 0.0,
+    }

@@ -197,6 +197,11 @@ class Game:
                 if self.mine[cell]:
                     raise AssertionError(f"cleared a mine {self.grid.cell(cell)}")
                 changed |= self._clear(cell)
+                # the engine looks again at cleared neighbours of cells it changes, but not of
+                # the cell it starts from: they now see one covered cell fewer
+                for offset in offsets:
+                    if state[cell + offset] == CLEARED:
+                        changed |= self._clear(cell + offset)
         return changed
 
 
