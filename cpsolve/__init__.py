@@ -10,6 +10,7 @@ Modules:
     formats: the file formats, each reader beside its writer.
     layout:  the one-click layout backends (greedy, CP-SAT, MiniZinc) behind one registry.
     casual:  the casual player's rules engine and the minimum over first clicks.
+    deduce:  a revealed position (or clue puzzle) as constraints: solution, exact count, backbone, probabilities.
     compare: sweeps that cross-check the layout backends, with reports.
     cli:     the ``cpsolve`` command line (typer), one module per command.
 
