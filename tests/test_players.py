@@ -118,7 +118,7 @@ def test_perfect_players_first_click_on_a_number_with_the_total(engine):
     assert covered(rows, "perfect", True) == best_over_clicks(rows, lambda g, c: perfect_play(g, c, True))
 
 
-def test_players_are_ordered_on_every_board(engine):
+def test_players_are_ordered_on_every_board():
     """perfect leaves no more covered than subset, subset no more than casual (each click and overall)."""
     rng = np.random.default_rng(7)
     for _ in range(40):
@@ -128,21 +128,23 @@ def test_players_are_ordered_on_every_board(engine):
         assert answers == sorted(answers, reverse=True), (rows, answers)
 
 
-@pytest.mark.slow
-def test_perfect_player_from_the_centre_on_larger_boards(engine):
-    """8x8 boards with an opening: the player's end state against full enumeration of the frontier."""
-    if engine == "bruteforce":
-        pytest.skip("the stand-in enumerates 2^unknowns: too slow at this size")
+def test_perfect_player_from_the_centre_on_larger_boards():
+    """4x4 and 5x5 boards with an opening at the centre: cpsolve.deduce against full enumeration."""
     from cpsolve.generate import GameSettings, draw_board
+    from bruteforce_players import _placements, parse
 
-    for use_total in (False, True):
-        for index in range(15):
-            settings_ = GameSettings(6, 6, 7, "perfect", use_total)
-            mines = draw_board(settings_, np.random.default_rng([3, index]))
-            rows = ["".join("M" if x else "." for x in line) for line in mines]
+    for shape, mines, use_total, games in (((5, 5), 5, True, 12), ((4, 4), 4, False, 6), ((4, 4), 4, True, 6)):
+        settings_ = GameSettings(*shape, mines, "perfect", use_total, start="safe")
+        placements = None
+        for index in range(games):
+            drawn = draw_board(settings_, np.random.default_rng([3, index]))
+            rows = ["".join("M" if x else "." for x in line) for line in drawn]
+            if placements is None:
+                cells, _, neighbours = parse(rows)
+                placements = _placements(cells, neighbours, mines if use_total else None)
             end = play_from(CasualBoard.from_rows(rows), settings_.click, "perfect", use_total)
-            cleared, flagged = perfect_play(rows, settings_.click, use_total)
-            assert (end.cleared, end.flagged) == (len(cleared), len(flagged))
+            cleared, flagged = perfect_play(rows, settings_.click, use_total, placements)
+            assert (end.cleared, end.flagged) == (len(cleared), len(flagged)), rows
 
 
 def test_play_command_casual_matches_casual_command(runner, examples):
@@ -153,13 +155,13 @@ def test_play_command_casual_matches_casual_command(runner, examples):
         assert played.exit_code == 0 and played.stdout == contest.stdout
 
 
-def test_play_command_players_and_click(runner, tmp_path, engine):
+def test_play_command_players_and_click(runner, tmp_path):
     path = tmp_path / "b.txt"
     path.write_text("1 4\n..M.\n2 3\n.M.\nM.M\n0 0\n")
     result = runner.invoke(app, ["play", str(path), "--player", "perfect"])
     assert result.exit_code == 0, result.stderr
     assert result.stdout.split()[0] == "0"
-    assert runner.invoke(app, ["play", str(path), "--player", "perfect", "--no-total"]).stdout.split()[0] == "0"
+    assert runner.invoke(app, ["play", str(path), "--player", "perfect", "--no-total"]).stdout.split()[0] == "1"
     clicked = runner.invoke(app, ["play", str(path), "--player", "perfect", "--no-total", "--click", "1,2", "--format", "json"])
     objects = [json.loads(line) for line in clicked.stdout.splitlines()]
     assert objects[0]["answer"] == 2 and objects[0]["click"] == [1, 2]
