@@ -57,7 +57,7 @@ def test_stats_random(runner):
     [
         (["generate", "3", "3", "1"], "do not fit"),
         (["generate", "4", "4", "13"], "do not fit"),
-        (["generate", "4", "4", "15", "--start", "safe"], "do not fit"),
+        (["generate", "4", "4", "16", "--start", "safe"], "do not fit"),
         (["generate", "4", "4", "2", "--first", "5,1"], "off the"),
         (["generate", "4", "4", "2", "--count", "0"], "--count"),
         (["generate", "4", "4", "-1"], "do not fit"),
