@@ -60,7 +60,6 @@ def test_stats_random(runner):
         (["generate", "4", "4", "16", "--start", "safe"], "do not fit"),
         (["generate", "4", "4", "2", "--first", "5,1"], "off the"),
         (["generate", "4", "4", "2", "--count", "0"], "--count"),
-        (["generate", "4", "4", "-1"], "do not fit"),
         (["generate", "0", "4", "1"], "positive"),
         (["stats", "--random", "9", "9", "10", "--games", "0"], "--games"),
         (["stats", "--random", "9", "9", "10"], "--games"),
