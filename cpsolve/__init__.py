@@ -11,6 +11,8 @@ Modules:
     layout:  the one-click layout backends (greedy, CP-SAT, MiniZinc) behind one registry.
     casual:  the casual player's rules engine and the minimum over first clicks.
     deduce:  a revealed position (or clue puzzle) as constraints: solution, exact count, backbone, probabilities.
+    play:    the players (casual, subset, perfect on deduce) and the fewest cells left covered over first clicks.
+    generate: no-guess boards for a player (uniform, by rejection), 3BV and openings, random games.
     compare: sweeps that cross-check the layout backends, with reports.
     cli:     the ``cpsolve`` command line (typer), one module per command.
 

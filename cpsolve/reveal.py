@@ -20,7 +20,7 @@ import numpy as np
 from cpsolve.board import Board
 from cpsolve.grid import PaddedGrid, box_sum
 
-__all__ = ["closed_mine_counts", "zero_cells", "zero_component", "reveal", "judge"]
+__all__ = ["closed_mine_counts", "zero_cells", "zero_component", "count_components", "reveal", "judge"]
 
 
 def _zero_component_py(start: int, zero: np.ndarray, offsets: np.ndarray, component: np.ndarray) -> int:
@@ -86,6 +86,29 @@ def closed_mine_counts(mines: np.ndarray) -> np.ndarray:
 def zero_cells(board: Board) -> np.ndarray:
     """Existing cells with no mine in their closed neighbourhood."""
     return board.present_mask & (closed_mine_counts(board.mines) == 0)
+
+
+def count_components(cells: np.ndarray) -> int:
+    """How many king-connected components the True cells of `cells` form (a board's openings, for zero cells).
+
+    Example:
+        >>> count_components(np.array([[1, 0, 0], [0, 0, 1], [0, 0, 1]], dtype=bool))
+        2
+
+    Notes:
+        One fill per component over one shared mark array: O(R*C) in all.
+    """
+    rows, cols = cells.shape
+    grid = PaddedGrid(rows, cols)
+    padded = grid.pad(cells.astype(np.uint8))
+    marked = np.zeros_like(padded)
+    offsets = np.array(grid.offsets, dtype=np.int64)
+    components = 0
+    for start in np.flatnonzero(padded).tolist():
+        if not marked[start]:
+            _fill(start, padded, offsets, marked)
+            components += 1
+    return components
 
 
 def reveal(board: Board) -> np.ndarray:
