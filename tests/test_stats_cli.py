@@ -33,10 +33,14 @@ def test_stats_file(runner, examples):
     result = runner.invoke(app, ["stats", str(examples / "casual" / "sample.in"), "--format", "json"])
     assert result.exit_code == 0
     objects = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [o["safe"] for o in objects] == [18, 17, 25, 35]
-    assert objects[0] == {"board": 1, "3bv": 3, "openings": 1, "safe": 18}
+    # the official 2003 sample: 3x3, 3x4, 7x5 and 4x4 boards with 2, 6, 8 and 2 mines
+    assert [o["safe"] for o in objects] == [7, 6, 27, 14]
+    # board 1 (... / ... / MM.): one opening (the top row) and the lone corner cell off its rim
+    assert objects[0] == {"board": 1, "3bv": 2, "openings": 1, "safe": 7}
+    # board 2 (a checkerboard of mines) has no zero cell: every safe cell is one click
+    assert objects[1] == {"board": 2, "3bv": 6, "openings": 0, "safe": 6}
     text = runner.invoke(app, ["stats", str(examples / "casual" / "sample.in")])
-    assert text.stdout.splitlines()[0] == "board 1: 3bv 3 openings 1 safe 18"
+    assert text.stdout.splitlines()[0] == "board 1: 3bv 2 openings 1 safe 7"
 
 
 def test_stats_random(runner):
