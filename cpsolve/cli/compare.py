@@ -69,7 +69,9 @@ def compare(
         report.check_plot_available()
     jobs = jobs or available_cores()
     total = sweep_cases.count_cases(row_range, col_range, mine_range)
-    with open_store(store_path) as store, open_executor(scheduler, jobs) as executor:
+    from cpsolve.sweep.interrupt import interrupts_between_solves
+
+    with interrupts_between_solves(), open_store(store_path) as store, open_executor(scheduler, jobs) as executor:
         options = SolveOptions(
             time_limit=time_limit,
             # the portfolio's threads share a worker's cores with the other tasks

@@ -179,6 +179,7 @@ def run_comparison(
     comparison = Comparison(list(backends), keep_points=keep_points)
     executor = executor or InProcessExecutor()
     settings = (settings_key or store.register_settings(LAYOUT, layout_settings(options))) if store else ""
+    order = {name: index for index, name in enumerate(backends)}
     plans: dict[int, _Chunk] = {}
     task_chunk: list[int] = []
     emitted = 0
@@ -213,7 +214,8 @@ def run_comparison(
                 records = plan.stored.get(key) or fresh.get(key)
                 if records is None:  # not in the store, and not solved (report mode)
                     continue
-                records = [record for record in records if record.backend in comparison.summaries]
+                # the store's rows come back in its own order: put them in the backends' order
+                records = sorted((r for r in records if r.backend in order), key=lambda record: order[record.backend])
                 comparison.add_case(records)
                 if on_case:
                     on_case(records)

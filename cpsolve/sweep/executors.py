@@ -27,10 +27,34 @@ from typing import Any
 
 from cpsolve.errors import InputError
 
-__all__ = ["Executor", "InProcessExecutor", "PoolExecutor", "DaskExecutor", "CONNECT_TIMEOUT"]
+__all__ = ["Executor", "InProcessExecutor", "PoolExecutor", "DaskExecutor", "CONNECT_TIMEOUT", "probe_address"]
 
 #: Seconds to wait for a scheduler address to answer before saying it does not.
-CONNECT_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 4.0
+
+
+def probe_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail fast, before Dask is even imported, when nothing listens at a ``tcp://host:port`` address.
+
+    Dask's own connect retries a refused address until its timeout; a plain socket says at once.
+    Addresses of other schemes (``tls://``, ``ucx://``) are left to Dask.
+
+    Raises:
+        InputError: The address is malformed, or refused or timed out.
+    """
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit():
+        raise InputError(f"--scheduler {address}: expected tcp://host:port")
+    import socket
+
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"--scheduler {address}: no Dask scheduler answers ({reason})") from None
 
 
 class Executor:
@@ -59,6 +83,26 @@ class InProcessExecutor(Executor):
     def run(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[tuple[int, Any]]:
         for index, args in enumerate(tasks):
             yield index, function(*args)
+
+
+def _drop_half_built_client(error: BaseException) -> None:
+    """Stop a Client whose constructor failed from closing itself at exit (seconds, and a traceback).
+
+    The half-built client is only reachable from the failed constructor's frame.
+    """
+    from dask.distributed import Client
+
+    trace = error.__traceback__
+    while trace is not None:
+        candidate = trace.tb_frame.f_locals.get("self")
+        if isinstance(candidate, Client):
+            try:
+                candidate.close(timeout=1)
+            except Exception:  # it never connected: nothing to close cleanly
+                pass
+            candidate._Client__loop = None  # its __del__ then does nothing
+            return
+        trace = trace.tb_next
 
 
 def _indexed_call(item: tuple[int, Callable[..., Any], tuple]) -> tuple[int, Any]:
@@ -104,6 +148,8 @@ class DaskExecutor(Executor):
     """
 
     def __init__(self, address: str | None = None, workers: int = 1, connect_timeout: float = CONNECT_TIMEOUT):
+        if address:
+            probe_address(address, connect_timeout)
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
@@ -113,10 +159,11 @@ class DaskExecutor(Executor):
         if address:
             try:
                 self._client = Client(address, timeout=connect_timeout, set_as_default=False)
-            except Exception as error:  # refused, timed out, or not an address: all one line for the user
+            except Exception as error:  # timed out, or not a scheduler: all one line for the user
+                _drop_half_built_client(error)
                 detail = str(error).splitlines()[0] if str(error) else type(error).__name__
                 raise InputError(
-                    f"--scheduler {address}: no Dask scheduler answered within {connect_timeout:g} s ({detail})"
+                    f"--scheduler {address}: no Dask scheduler answered there within {connect_timeout:g} s ({detail})"
                 ) from None
         else:
             self._cluster = LocalCluster(
