@@ -10,10 +10,11 @@ Modules:
     formats: the file formats, each reader beside its writer.
     layout:  the one-click layout backends (greedy, CP-SAT, MiniZinc) behind one registry.
     casual:  the casual player's rules engine and the minimum over first clicks.
-    compare: sweeps that cross-check the layout backends, with reports.
+    sweep:   sweeps as tasks (in this process, a local Dask cluster or a remote one), the SQLite
+             results store with resume, and the reports (JSON, CSV, plot) rebuilt from it.
     cli:     the ``cpsolve`` command line (typer), one module per command.
 
-Heavy modules (numpy, scipy, ortools) are imported by the modules that need them, not here,
+Heavy modules (numpy, scipy, ortools, dask) are imported by the modules that need them, not here,
 so ``import cpsolve`` and ``cpsolve --help`` stay cheap.
 """
 

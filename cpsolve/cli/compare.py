@@ -74,8 +74,8 @@ def compare(
     with interrupts_between_solves(), open_store(store_path) as store, open_executor(scheduler, jobs) as executor:
         options = SolveOptions(
             time_limit=time_limit,
-            # the portfolio's threads share a worker's cores with the other tasks
-            workers=workers or (max(1, 8 // jobs) if executor.workers > 1 or scheduler else None),
+            # a cluster runs one worker process per core; a local one shares 8 threads between its jobs
+            workers=workers or (1 if scheduler else max(1, 8 // jobs) if jobs > 1 else None),
             encoding=encoding.value if encoding else None,
             dominance=dominance.value if dominance else None,
             solver=solver,
