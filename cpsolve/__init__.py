@@ -10,6 +10,7 @@ Modules:
     formats: the file formats, each reader beside its writer.
     layout:  the one-click layout backends (greedy, CP-SAT, MiniZinc) behind one registry.
     casual:  the casual player's rules engine and the minimum over first clicks.
+    deduce:  a revealed position (or clue puzzle) as constraints: solution, exact count, backbone, probabilities.
     sweep:   sweeps as tasks (in this process, a local Dask cluster or a remote one), the SQLite
              results store with resume, and the reports (JSON, CSV, plot) rebuilt from it.
     cli:     the ``cpsolve`` command line (typer), one module per command.

@@ -186,3 +186,22 @@ def test_a_report_that_cannot_be_written_goes_to_a_fallback(tmp_path):
 def test_resume_needs_a_store(runner):
     result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--resume", "--quiet"])
     assert result.exit_code == 1 and "--resume needs --store" in result.stderr
+
+
+def test_random_games_are_the_same_on_any_number_of_workers(cluster, runner, tmp_path):
+    from cpsolve.generate import GameSettings, summarise_games
+    from cpsolve.sweep.games import run_games
+
+    settings = GameSettings(8, 8, 10, "casual").check()
+    alone = summarise_games(settings, 250)
+    assert run_games(settings, 250, cluster) == (alone, 0)
+    assert run_games(settings, 250, InProcessExecutor()) == (alone, 0)
+
+    store = tmp_path / "games.db"
+    common = ["stats", "--random", "8", "8", "10", "--player", "casual", "--format", "json", "--store", str(store), "--quiet"]
+    first = runner.invoke(app, [*common, "--games", "120"])
+    assert first.exit_code == 0, first.stdout + first.stderr
+    resumed = runner.invoke(app, [*common, "--games", "250", "--resume", "--scheduler", cluster.client.scheduler.address])
+    assert resumed.exit_code == 0, resumed.stdout + resumed.stderr
+    assert json.loads(resumed.stdout) == {**alone, "resumed": 120}
+    assert _store_rows(store) == 250

@@ -5,6 +5,7 @@ Modules:
     codejam:  Code Jam 2014 layout batches: the input, and the ``Case #k:`` output read and written.
     template: board sketches for ``layout --template``.
     casual:   ACM 2003 "mines" boards.
+    puzzle:   clue puzzles (the standard CP Minesweeper model), and their text and JSON answers.
 
 Every reader raises :class:`cpsolve.errors.InputError` naming the file and line.
 """
@@ -24,6 +25,7 @@ from cpsolve.formats.codejam import (
     read_layout_output,
 )
 from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.formats.puzzle import PuzzleInput, puzzle_json, puzzle_text, read_puzzle
 from cpsolve.formats.template import read_template
 
 __all__ = [
@@ -46,4 +48,8 @@ __all__ = [
     "CasualInput",
     "read_casual_boards",
     "casual_json",
+    "PuzzleInput",
+    "read_puzzle",
+    "puzzle_json",
+    "puzzle_text",
 ]

@@ -20,7 +20,7 @@ from cpsolve.layout import SolveOptions
 from cpsolve.outcome import Record, Status
 from cpsolve.sweep.cases import Case, case_dict, chunk_size, chunks
 from cpsolve.sweep.executors import Executor, InProcessExecutor
-from cpsolve.sweep.store import ResultStore, case_key
+from cpsolve.sweep.store import ResultStore
 from cpsolve.sweep.tasks import LAYOUT, solve_layout_chunk
 
 __all__ = ["BackendSummary", "Comparison", "layout_settings", "run_comparison"]
@@ -140,7 +140,7 @@ def layout_settings(options: SolveOptions) -> dict[str, Any]:
 @dataclass
 class _Chunk:
     cases: list[Case]
-    stored: dict[str, list[Record]]
+    stored: dict[tuple, list[Record]]
     waiting: bool
     new: list[Record] = field(default_factory=list)
 
@@ -188,15 +188,18 @@ def run_comparison(
         # called lazily by the executor, in this thread: each chunk is looked up in the store
         # just before its task is submitted, so a million-case resume never loads the whole store
         for index, chunk in enumerate(chunks(cases, chunk_size(backends))):
-            stored = store.fetch(settings, LAYOUT, [case_dict(case) for case in chunk]) if store and resume else {}
-            complete = {key for key, records in stored.items() if {r.backend for r in records} >= set(backends)}
-            todo = [case for case in chunk if case_key(case_dict(case)) not in complete]
+            stored: dict[tuple, list[Record]] = {}
+            if store and resume:
+                for records in store.fetch(settings, LAYOUT, [case_dict(case) for case in chunk]).values():
+                    if {record.backend for record in records} >= set(backends):
+                        stored[records[0].key] = records
+            todo = [case for case in chunk if case not in stored]
             comparison.resumed += len(chunk) - len(todo)
             if progress and len(todo) < len(chunk):
                 progress(len(chunk) - len(todo))
             if not solve_missing:
                 todo = []
-            plans[index] = _Chunk(chunk, {key: stored[key] for key in complete}, waiting=bool(todo))
+            plans[index] = _Chunk(chunk, stored, waiting=bool(todo))
             if todo:
                 task_chunk.append(index)
                 yield todo, list(backends), options
@@ -206,12 +209,11 @@ def run_comparison(
         while emitted in plans and not plans[emitted].waiting:
             plan = plans.pop(emitted)
             emitted += 1
-            fresh: dict[str, list[Record]] = {}
+            fresh: dict[tuple, list[Record]] = {}
             for record in plan.new:
-                fresh.setdefault(case_key(record.case), []).append(record)
+                fresh.setdefault(record.key, []).append(record)
             for case in plan.cases:
-                key = case_key(case_dict(case))
-                records = plan.stored.get(key) or fresh.get(key)
+                records = plan.stored.get(case) or fresh.get(case)
                 if records is None:  # not in the store, and not solved (report mode)
                     continue
                 # the store's rows come back in its own order: put them in the backends' order

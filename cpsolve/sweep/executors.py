@@ -170,7 +170,7 @@ class DaskExecutor(Executor):
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,  # other sweeps on this machine may hold :8787
+                dashboard_address=":0",  # any free port: other sweeps on this machine may hold :8787
                 silence_logs=logging.ERROR,
             )
             self._client = Client(self._cluster, set_as_default=False)

@@ -14,12 +14,13 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from cpsolve.layout import LayoutProblem, SolveOptions, WrongBoardError, solve
 from cpsolve.outcome import Record, Status
 from cpsolve.sweep.cases import Case, case_dict
 
-__all__ = ["LAYOUT", "solve_layout_case", "solve_layout_chunk"]
+__all__ = ["LAYOUT", "GAME", "solve_layout_case", "solve_layout_chunk", "play_games"]
 
 #: The problem kind of layout records in the store.
 LAYOUT = "layout"
@@ -51,3 +52,27 @@ def solve_layout_case(case: Case, backends: Sequence[str], options: SolveOptions
 def solve_layout_chunk(cases: Sequence[Case], backends: Sequence[str], options: SolveOptions) -> list[Record]:
     """:func:`solve_layout_case` over a chunk of cases, records in case order: one task of a sweep."""
     return [record for case in cases for record in solve_layout_case(tuple(case), backends, options)]
+
+
+#: The problem kind of random-game records in the store.
+GAME = "game"
+
+
+def play_games(settings: Any, indices: Sequence[int]) -> list[Record]:
+    """Play games `indices` of a random series (:func:`cpsolve.generate.play_game`): one task of a win-rate study.
+
+    Each game's board comes from its index and the seed alone, so the games give the same records
+    on any worker and in any order. The records keep the case small (``{"index": i}``): the rest of
+    the settings is the store's settings key.
+
+    Args:
+        settings: A :class:`cpsolve.generate.GameSettings`.
+        indices: Which games.
+    """
+    from cpsolve.generate import play_game
+
+    records = []
+    for index in indices:
+        played = play_game(settings, index)
+        records.append(Record(GAME, {"index": index}, played.backend, played.status, played.seconds, played.answer))
+    return records

@@ -1,0 +1,62 @@
+"""``cpsolve generate``: boards a chosen player wins without guessing from the first click."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+from cpsolve.cli.app import OutputFormat, app, check_count, check_seed, parse_cell
+from cpsolve.cli.play import Player
+
+__all__ = ["generate", "Start"]
+
+#: More boards than anyone reads; catches a typo before a run that never ends.
+MAX_BOARDS = 10_000_000
+
+
+class Start(str, Enum):
+    """How the first click is protected."""
+
+    opening = "opening"
+    safe = "safe"
+
+
+@app.command()
+def generate(
+    rows: Annotated[int, typer.Argument(metavar="R", help="Rows.")],
+    cols: Annotated[int, typer.Argument(metavar="C", help="Columns.")],
+    mines: Annotated[int, typer.Argument(metavar="M", help="Mines.")],
+    player: Annotated[Player, typer.Option("--player", help="Who must win: casual, subset or perfect.")] = Player.perfect,
+    no_total: Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")] = False,
+    first: Annotated[Optional[str], typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")] = None,
+    start: Annotated[Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")] = Start.opening,
+    count: Annotated[int, typer.Option("--count", help="How many boards.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 0,
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="text (boards, blank line between) or json (one object per line).")] = OutputFormat.text,
+) -> None:
+    """Boards on which PLAYER, starting at the first click, clears every safe cell without a guess.
+
+    Uniform over such boards: boards are drawn uniformly under the start condition and kept
+    when the player wins them. Every board printed was played through by the player again.
+    """
+    from cpsolve.formats.boards import generated_json, generated_text
+    from cpsolve.generate import GameSettings, generate_boards, openings_and_3bv
+
+    check_count(count, "--count", MAX_BOARDS)
+    check_seed(seed)
+    click = parse_cell(first, "--first") if first is not None else None
+    settings = GameSettings(rows, cols, mines, player.value, not no_total, click, start.value, seed).check()
+    for number, dealt in enumerate(generate_boards(settings, count)):
+        if output_format is OutputFormat.json:
+            openings, bbbv = openings_and_3bv(dealt.mines)
+            typer.echo(json.dumps(generated_json(dealt.mines, dealt.first, bbbv, openings, dealt.tries)))
+        else:
+            if number:
+                typer.echo("")
+            typer.echo(generated_text(dealt.mines, dealt.first))
+        sys.stdout.flush()
+    raise typer.Exit(0)

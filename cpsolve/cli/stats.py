@@ -1,0 +1,95 @@
+"""``cpsolve stats``: 3BV, openings and safe cells of boards; or win rates of random games."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from cpsolve.cli.app import MAX_JOBS, OutputFormat, app, check_count, check_output_path, check_seed, parse_cell
+from cpsolve.cli.generate import Start
+from cpsolve.cli.play import Player
+from cpsolve.errors import InputError
+
+__all__ = ["stats", "MAX_GAMES"]
+
+MAX_GAMES = 100_000_000
+
+
+@app.command()
+def stats(
+    board_file: Annotated[Optional[str], typer.Argument(metavar="FILE", help="Boards as 'r c' then r rows of M/*/. ('-' for stdin).")] = None,
+    random: Annotated[Optional[tuple[int, int, int]], typer.Option("--random", metavar="R C M", help="Random boards of R rows, C columns, M mines instead of a file.")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help="How many random games (with --random).")] = None,
+    player: Annotated[Player, typer.Option("--player", help="Who plays the random games.")] = Player.perfect,
+    no_total: Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")] = False,
+    first: Annotated[Optional[str], typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")] = None,
+    start: Annotated[Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")] = Start.opening,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed; game k uses default_rng([seed, k]).")] = 0,
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
+    jobs: Annotated[int, typer.Option(help="With --random: worker processes of a local Dask cluster (1 plays here).")] = 1,
+    scheduler: Annotated[Optional[str], typer.Option(help="With --random: play on the Dask cluster at this address (tcp://host:port).")] = None,
+    store_path: Annotated[Optional[str], typer.Option("--store", help="With --random: keep every finished game in this SQLite database.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="With --store: skip the games the store already holds for the same settings.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar (with --jobs, --scheduler or --store).")] = False,
+) -> None:
+    """Per board of FILE: 3BV, openings and safe cells. With --random: the share of random boards PLAYER wins without guessing."""
+    from cpsolve.formats import boards as writers
+
+    if random is None:
+        if board_file is None:
+            raise InputError("give a FILE of boards, or --random R C M --games N")
+        from cpsolve.casual import CasualBoard
+        from cpsolve.formats import read_casual_boards
+        from cpsolve.generate import openings_and_3bv
+
+        for item in read_casual_boards(board_file):
+            board = CasualBoard.from_rows(list(item.rows))
+            openings, bbbv = openings_and_3bv(board.mines, board.present)
+            values = (item.number, bbbv, openings, board.safe_count)
+            if output_format is OutputFormat.json:
+                typer.echo(json.dumps(writers.board_stats_json(*values)))
+            else:
+                typer.echo(writers.board_stats_text(*values))
+            sys.stdout.flush()
+        raise typer.Exit(0)
+    if board_file is not None:
+        raise InputError("give either a FILE or --random, not both")
+    check_count(jobs, "--jobs", MAX_JOBS)
+    check_output_path(store_path, "--store")
+    if resume and not store_path:
+        raise InputError("--resume needs --store FILE.db")
+    if games is None:
+        raise InputError("--random needs --games N")
+    check_count(games, "--games", MAX_GAMES)
+    check_seed(seed)
+    from cpsolve.generate import GameSettings, summarise_games
+
+    click = parse_cell(first, "--first") if first is not None else None
+    settings = GameSettings(*random, player.value, not no_total, click, start.value, seed).check()
+    resumed = None
+    if jobs > 1 or scheduler or store_path:
+        summary, resumed = _games_as_sweep(settings, games, jobs, scheduler, store_path, resume, quiet)
+    else:
+        summary = summarise_games(settings, games)
+    if output_format is OutputFormat.json:
+        typer.echo(json.dumps({**writers.random_stats_json(summary), **({} if resumed is None else {"resumed": resumed})}))
+    else:
+        typer.echo(writers.random_stats_text(summary))
+        if resumed:
+            typer.echo(f"resumed {resumed} games from the store")
+    raise typer.Exit(0)
+
+
+def _games_as_sweep(settings, games: int, jobs: int, scheduler: str | None, store_path: str | None,
+                    resume: bool, quiet: bool) -> tuple[dict, int]:
+    """The games as tasks of a sweep (here, on a local Dask cluster or a remote one), kept in the store if asked."""
+    from cpsolve.cli.compare import open_executor, open_store, progress_bar
+    from cpsolve.sweep.games import run_games
+    from cpsolve.sweep.interrupt import interrupts_between_solves
+
+    with interrupts_between_solves(), open_store(store_path) as store, open_executor(scheduler, jobs) as executor:
+        with progress_bar(games, quiet) as advance:
+            return run_games(settings, games, executor, advance, store, resume)

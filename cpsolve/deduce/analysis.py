@@ -1,0 +1,226 @@
+"""Answers about a position: consistency, the exact count, the backbone and the probabilities.
+
+All four come from one computation, the *weights*: the number of solutions, and for each unknown
+cell the number of solutions where it is a mine. A cell is surely safe when its weight is 0,
+surely a mine when its weight is the count, and its probability is weight / count.
+
+The weights combine per-component counts (:mod:`cpsolve.deduce.count`, or CP-SAT enumeration when
+a component's frontier is too wide). Without a total the components are independent, so counts
+multiply and floating cells double the count each. With a total, the count is the coefficient of
+x^m (m the mines still to place) in the product of the components' polynomials and the floating
+cells' (1 + x)^f; a cell's weight pairs its component's mine polynomial with the coefficients of
+the product of everything else. The components' polynomials are packed into integers (see
+count.py), so each product is one big-integer multiplication; the floating cells' binomials,
+whose coefficients are far larger, enter only as the few C(f, m) that the total asks for.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb, prod
+
+from cpsolve.deduce.count import ComponentCount, DeadlineReached, FrontierTooWide, count_component, unpack
+from cpsolve.deduce.position import Cell, Component, Position, reduce_position
+from cpsolve.outcome import Status
+
+__all__ = ["Analysis", "Weights", "weigh", "analyse", "backbone"]
+
+
+@dataclass
+class Analysis:
+    """What :func:`analyse` found.
+
+    Attributes:
+        status: POSSIBLE (consistent, `solution` given), IMPOSSIBLE (no solution), UNKNOWN
+            (the deadline passed first).
+        solution: The mines among the unknown cells in one solution, when POSSIBLE.
+        count: The exact number of solutions, when asked.
+        surely_safe: Unknown cells safe in every solution, when the backbone was asked.
+        surely_mine: Unknown cells that are mines in every solution, when the backbone was asked.
+        probabilities: Each unknown cell's probability of holding a mine, every solution weighted
+            equally, when asked.
+    """
+
+    status: Status
+    solution: frozenset[Cell] | None = None
+    count: int | None = None
+    surely_safe: frozenset[Cell] | None = None
+    surely_mine: frozenset[Cell] | None = None
+    probabilities: dict[Cell, Fraction] | None = None
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The number of solutions, and for each unknown cell how many of them put a mine there."""
+
+    count: int
+    mine: dict[Cell, int]
+
+
+def _count(component: Component, by_mines: bool, deadline: float | None) -> ComponentCount:
+    try:
+        return count_component(component, by_mines, deadline)
+    except FrontierTooWide:
+        from cpsolve.deduce.cpsat import enumerate_component
+
+        return enumerate_component(component, by_mines, deadline)
+
+
+def _choose(n: int, k: int) -> int:
+    """C(n, k), 0 outside 0 <= k <= n."""
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def weigh(position: Position, deadline: float | None = None) -> Weights | None:
+    """Count the solutions, and the solutions with a mine on each unknown cell.
+
+    Args:
+        position: The position.
+        deadline: A ``time.perf_counter()`` value.
+
+    Returns:
+        The weights, or None when the position has no solution.
+
+    Raises:
+        DeadlineReached: The deadline passed first.
+    """
+    reduction = reduce_position(position)
+    if not reduction.consistent:
+        return None
+    by_mines = reduction.mines_left is not None
+    counts = [_count(component, by_mines, deadline) for component in reduction.components]
+    floating = reduction.floating
+    weights: dict[Cell, int] = {}
+    if not by_mines:
+        totals = [sum(counted.ways) for counted in counts]
+        count = prod(totals) << len(floating)
+        if not count:
+            return None
+        for counted, total in zip(counts, totals):
+            rest = count // total
+            for cell, ways in counted.mine_ways.items():
+                weights[cell] = ways[0] * rest
+        for cell in floating:
+            weights[cell] = count >> 1
+    else:
+        target = reduction.mines_left - len(reduction.fixed_mines)
+        if target < 0:
+            return None
+        # the components' polynomials multiply as packed integers: every coefficient of a
+        # product of components counts assignments of their cells, so it stays below 2^width
+        width = sum(len(counted.cells) for counted in counts) + 1
+        packed = [sum(w << (k * width) for k, w in enumerate(counted.ways)) for counted in counts]
+        before = [1]
+        for poly in packed:
+            before.append(before[-1] * poly)
+        after = [1]
+        for poly in reversed(packed):
+            after.append(after[-1] * poly)
+        after.reverse()
+        # the floating cells hold the rest: C(f, m) ways to put m mines on them
+        f = len(floating)
+        everything = unpack(before[-1], width, width)
+        count = sum(ways * _choose(f, target - k) for k, ways in enumerate(everything) if ways)
+        if not count:
+            return None
+        for j, counted in enumerate(counts):
+            others = unpack(before[j] * after[j + 1], width, width - len(counted.cells))
+            # rest[k]: ways for everything else when this component holds k mines
+            rest = [
+                sum(ways * _choose(f, target - k - t) for t, ways in enumerate(others) if ways)
+                for k in range(len(counted.ways))
+            ]
+            for cell, ways in counted.mine_ways.items():
+                weights[cell] = sum(w * r for w, r in zip(ways, rest) if w)
+        if floating:
+            # one floating cell a mine: the other f - 1 hold the rest
+            each = sum(ways * _choose(f - 1, target - 1 - k) for k, ways in enumerate(everything) if ways)
+            for cell in floating:
+                weights[cell] = each
+    for cell in reduction.fixed_safe:
+        weights[cell] = 0
+    for cell in reduction.fixed_mines:
+        weights[cell] = count
+    if deadline is not None and time.perf_counter() > deadline:
+        raise DeadlineReached
+    return Weights(count, weights)
+
+
+def backbone(position: Position) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
+    """The unknown cells safe in every solution and those that are mines in every solution.
+
+    The perfect player's step. Exact component counting, no CP-SAT unless a component's
+    frontier is too wide for the DP.
+
+    Returns:
+        (surely_safe, surely_mine), or None when the position has no solution.
+
+    Example:
+        >>> p = Position(1, 3, {(0, 0): 1, (0, 2): 1}, frozenset(), frozenset({(0, 1)}))
+        >>> backbone(p)
+        (frozenset(), frozenset({(0, 1)}))
+    """
+    weights = weigh(position)
+    if weights is None:
+        return None
+    return _split(weights)
+
+
+def _split(weights: Weights) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    safe = frozenset(cell for cell, w in weights.mine.items() if w == 0)
+    mine = frozenset(cell for cell, w in weights.mine.items() if w == weights.count)
+    return safe, mine
+
+
+def analyse(
+    position: Position,
+    *,
+    count: bool = False,
+    backbone: bool = False,
+    probabilities: bool = False,
+    deadline: float | None = None,
+) -> Analysis:
+    """Decide a position and answer what is asked about it.
+
+    A solution always comes from CP-SAT (:mod:`cpsolve.deduce.cpsat`), which also decides
+    positions whose frontier no DP could walk; counts, backbone and probabilities come from the
+    exact weights.
+
+    Args:
+        position: The position.
+        count: Give the exact number of solutions.
+        backbone: Give the cells safe, and mined, in every solution.
+        probabilities: Give each unknown cell's exact probability of holding a mine.
+        deadline: A ``time.perf_counter()`` value; past it the status is UNKNOWN (never IMPOSSIBLE).
+
+    Returns:
+        The analysis; the fields not asked for are None.
+    """
+    weights = None
+    if count or backbone or probabilities:
+        try:
+            weights = weigh(position, deadline)
+        except DeadlineReached:
+            return Analysis(Status.UNKNOWN)
+        if weights is None:
+            return Analysis(Status.IMPOSSIBLE, count=0 if count else None)
+    from cpsolve.deduce.cpsat import solve_position
+
+    status, solution = solve_position(position, deadline)
+    if status is Status.IMPOSSIBLE and weights is not None:
+        from cpsolve.errors import InternalError
+
+        raise InternalError("CP-SAT found no solution where the count found some")
+    if status is not Status.POSSIBLE:
+        return Analysis(status)
+    answer = Analysis(Status.POSSIBLE, solution)
+    if weights is not None:
+        if count:
+            answer.count = weights.count
+        if backbone:
+            answer.surely_safe, answer.surely_mine = _split(weights)
+        if probabilities:
+            answer.probabilities = {cell: Fraction(w, weights.count) for cell, w in weights.mine.items()}
+    return answer

@@ -1,0 +1,111 @@
+"""The CP-SAT model of a revealed position: one solution or a proof that none exists, and
+enumeration of a component's solutions when the counting DP's frontier is too wide.
+
+The model is the standard one: a boolean per unknown cell, each clue a sum over its unknown
+neighbours (its number minus the known mines around it), and the total when it is known.
+OR-Tools is imported here only, so the counting path never loads it.
+"""
+
+from __future__ import annotations
+
+import time
+
+from cpsolve.deduce.count import ComponentCount, DeadlineReached
+from cpsolve.deduce.position import NEIGHBOUR_STEPS, Cell, Component, Position
+from cpsolve.outcome import Status
+
+__all__ = ["solve_position", "enumerate_component"]
+
+
+def _seconds_left(deadline: float | None) -> float | None:
+    if deadline is None:
+        return None
+    return max(deadline - time.perf_counter(), 0.0)
+
+
+def solve_position(position: Position, deadline: float | None = None) -> tuple[Status, frozenset[Cell] | None]:
+    """Find one solution of the position with CP-SAT, or prove there is none.
+
+    Args:
+        position: The position.
+        deadline: A ``time.perf_counter()`` value; past it the answer is UNKNOWN.
+
+    Returns:
+        The status and, when POSSIBLE, the mines among the unknown cells.
+    """
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    mine = {cell: model.new_bool_var(f"mine_{cell[0]}_{cell[1]}") for cell in sorted(position.unknown)}
+    for (row, col), value in position.clues.items():
+        around = []
+        for dr, dc in NEIGHBOUR_STEPS:
+            cell = (row + dr, col + dc)
+            if cell in mine:
+                around.append(mine[cell])
+            elif cell in position.known_mines:
+                value -= 1
+        if value < 0 or value > len(around):
+            return Status.IMPOSSIBLE, None
+        if around:
+            model.add(sum(around) == value)
+        elif value:
+            return Status.IMPOSSIBLE, None
+    if position.total is not None:
+        model.add(sum(mine.values()) == position.total - len(position.known_mines))
+    solver = cp_model.CpSolver()
+    left = _seconds_left(deadline)
+    if left is not None:
+        if left <= 0:
+            return Status.UNKNOWN, None
+        solver.parameters.max_time_in_seconds = left
+    solver.parameters.num_workers = 1  # the machine is shared, and these models are easy
+    status = solver.solve(model)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Status.POSSIBLE, frozenset(cell for cell, var in mine.items() if solver.boolean_value(var))
+    if status == cp_model.INFEASIBLE:
+        return Status.IMPOSSIBLE, None
+    return Status.UNKNOWN, None
+
+
+def enumerate_component(component: Component, by_mines: bool, deadline: float | None = None) -> ComponentCount:
+    """Count a component's solutions by letting CP-SAT enumerate them all.
+
+    The fallback for components whose DP frontier is too wide: enumeration costs time per
+    solution, the DP per state, so this wins on tightly constrained wide components.
+
+    Raises:
+        DeadlineReached: The deadline passed before the enumeration finished.
+    """
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    mine = {cell: model.new_bool_var(f"mine_{cell[0]}_{cell[1]}") for cell in component.cells}
+    for constraint in component.constraints:
+        model.add(sum(mine[cell] for cell in constraint.cells) == constraint.mines)
+    n = len(component.cells)
+    length = n + 1 if by_mines else 1
+    ways = [0] * length
+    mine_ways = {cell: [0] * length for cell in component.cells}
+    variables = list(mine.items())
+
+    class Tally(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            mines = [cell for cell, var in variables if self.boolean_value(var)]
+            k = len(mines) if by_mines else 0
+            ways[k] += 1
+            for cell in mines:
+                mine_ways[cell][k] += 1
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1  # enumeration needs a single worker
+    left = _seconds_left(deadline)
+    if left is not None:
+        if left <= 0:
+            raise DeadlineReached
+        solver.parameters.max_time_in_seconds = left
+    status = solver.solve(model, Tally())
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        raise DeadlineReached
+    return ComponentCount(component.cells, ways, mine_ways)

@@ -1,0 +1,211 @@
+"""A revealed position (what a player sees, or a clue puzzle) and its reduction to independent components.
+
+A position is reduced once: each clue becomes a constraint "exactly r of these unknown cells are
+mines" (its number minus the known mines around it), cells that a single constraint forces are
+fixed by propagation, and the cells still open split into *components* (unknowns linked through
+shared constraints) plus *floating* cells that touch no clue. Components are counted
+independently (:mod:`cpsolve.deduce.count`); floating cells are interchangeable, so only their
+number matters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+__all__ = ["Cell", "Position", "Constraint", "Component", "Reduction", "reduce_position", "neighbour_table", "NEIGHBOUR_STEPS"]
+
+Cell = tuple[int, int]
+
+#: The eight (row, col) steps to a cell's neighbours in the king graph.
+NEIGHBOUR_STEPS: tuple[Cell, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+@dataclass(frozen=True)
+class Position:
+    """A revealed position: what a player sees, or a clue puzzle.
+
+    Any cell in none of `clues`, `known_mines` and `unknown` is a hole (``#``): nobody's neighbour.
+
+    Attributes:
+        rows: Board height.
+        cols: Board width.
+        clues: Revealed safe cells and their numbers (0-8), 0-based (row, col) keys.
+        known_mines: Cells known to hold a mine (flags, ``*``).
+        unknown: Covered cells to decide.
+        total: Mines on the whole board (known and unknown), or None when not known.
+
+    Example:
+        >>> p = Position(1, 3, {(0, 1): 1}, frozenset(), frozenset({(0, 0), (0, 2)}))
+        >>> p.unknown == {(0, 0), (0, 2)}
+        True
+    """
+
+    rows: int
+    cols: int
+    clues: Mapping[Cell, int]
+    known_mines: frozenset[Cell]
+    unknown: frozenset[Cell]
+    total: int | None = None
+
+    def __post_init__(self) -> None:
+        # cheap checks only: the perfect player builds one position per move
+        if not isinstance(self.known_mines, frozenset):
+            object.__setattr__(self, "known_mines", frozenset(self.known_mines))
+        if not isinstance(self.unknown, frozenset):
+            object.__setattr__(self, "unknown", frozenset(self.unknown))
+        if self.known_mines & self.unknown or any(cell in self.clues for cell in self.unknown) or any(
+            cell in self.clues for cell in self.known_mines
+        ):
+            raise ValueError("a cell is in more than one of clues, known_mines and unknown")
+        if any(not 0 <= value <= 8 for value in self.clues.values()):
+            raise ValueError("clues must be from 0 to 8")
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """Exactly `mines` of `cells` hold a mine (one clue, after removing known and fixed cells)."""
+
+    cells: tuple[Cell, ...]
+    mines: int
+
+
+@dataclass(frozen=True)
+class Component:
+    """Unknown cells linked through shared constraints, and those constraints."""
+
+    cells: tuple[Cell, ...]
+    constraints: tuple[Constraint, ...]
+
+
+@dataclass
+class Reduction:
+    """A position reduced for counting.
+
+    Attributes:
+        consistent: False when propagation already met a clue that cannot be satisfied.
+        fixed_safe: Unknown cells that a single clue forces safe (in every solution).
+        fixed_mines: Unknown cells that a single clue forces to be mines.
+        components: The independent groups of the remaining frontier cells.
+        floating: Unknown cells next to no clue.
+        mines_left: Mines the unknown cells must hold in total (None without a total).
+    """
+
+    consistent: bool
+    fixed_safe: set[Cell] = field(default_factory=set)
+    fixed_mines: set[Cell] = field(default_factory=set)
+    components: list[Component] = field(default_factory=list)
+    floating: tuple[Cell, ...] = ()
+    mines_left: int | None = None
+
+
+@lru_cache(maxsize=16)
+def neighbour_table(rows: int, cols: int) -> dict[Cell, tuple[Cell, ...]]:
+    """Each cell's neighbours on the board, built once per board shape (the player asks often)."""
+    return {
+        (row, col): tuple(
+            (row + dr, col + dc) for dr, dc in NEIGHBOUR_STEPS if 0 <= row + dr < rows and 0 <= col + dc < cols
+        )
+        for row in range(rows)
+        for col in range(cols)
+    }
+
+
+def reduce_position(position: Position) -> Reduction:
+    """Turn the clues into constraints, propagate the forced cells, and split into components.
+
+    Notes:
+        O(cells) apart from propagation, which touches each constraint once per fixed neighbour.
+    """
+    unknown = position.unknown
+    known = position.known_mines
+    cell_constraints: dict[Cell, list[int]] = {}
+    members: list[set[Cell]] = []
+    needed: list[int] = []
+    table = neighbour_table(position.rows, position.cols)
+    for clue, value in position.clues.items():
+        around: set[Cell] = set()
+        for cell in table[clue]:
+            if cell in unknown:
+                around.add(cell)
+            elif cell in known:
+                value -= 1
+        if value < 0 or value > len(around):
+            return Reduction(consistent=False)
+        if not around:
+            continue
+        index = len(members)
+        members.append(around)
+        needed.append(value)
+        for cell in around:
+            cell_constraints.setdefault(cell, []).append(index)
+
+    mines_left = None if position.total is None else position.total - len(known)
+    if mines_left is not None and not 0 <= mines_left <= len(unknown):
+        return Reduction(consistent=False)
+
+    # unit propagation: a constraint needing 0 mines, or as many as it has cells, fixes them all
+    fixed_safe: set[Cell] = set()
+    fixed_mines: set[Cell] = set()
+    queue = [i for i in range(len(members)) if needed[i] == 0 or needed[i] == len(members[i])]
+    while queue:
+        index = queue.pop()
+        cells = members[index]
+        if not cells:
+            continue
+        mine = needed[index] > 0
+        if needed[index] not in (0, len(cells)):
+            continue  # changed since it was queued
+        for cell in list(cells):
+            (fixed_mines if mine else fixed_safe).add(cell)
+            for other in cell_constraints[cell]:
+                group = members[other]
+                group.discard(cell)
+                if mine:
+                    needed[other] -= 1
+                if needed[other] < 0 or needed[other] > len(group):
+                    return Reduction(consistent=False)
+                if group and (needed[other] == 0 or needed[other] == len(group)):
+                    queue.append(other)
+
+    # components: union-find over cells sharing a live constraint
+    parent: dict[Cell, Cell] = {}
+
+    def find(cell: Cell) -> Cell:
+        root = cell
+        while parent[root] != root:
+            root = parent[root]
+        while parent[cell] != root:
+            parent[cell], cell = root, parent[cell]
+        return root
+
+    live = [i for i in range(len(members)) if members[i]]
+    for index in live:
+        cells = iter(members[index])
+        first = next(cells)
+        parent.setdefault(first, first)
+        root = find(first)
+        for cell in cells:
+            parent.setdefault(cell, cell)
+            other = find(cell)
+            if other != root:
+                parent[other] = root
+    grouped_cells: dict[Cell, list[Cell]] = {}
+    for cell in parent:
+        grouped_cells.setdefault(find(cell), []).append(cell)
+    grouped_constraints: dict[Cell, list[Constraint]] = {}
+    seen: set[tuple[frozenset[Cell], int]] = set()
+    for index in live:
+        key = (frozenset(members[index]), needed[index])
+        if key in seen:
+            continue  # two clues saying the same thing: one constraint is enough
+        seen.add(key)
+        root = find(next(iter(members[index])))
+        grouped_constraints.setdefault(root, []).append(Constraint(tuple(sorted(members[index])), needed[index]))
+    components = [
+        Component(tuple(sorted(cells)), tuple(grouped_constraints[root])) for root, cells in grouped_cells.items()
+    ]
+    components.sort(key=lambda component: component.cells[0])
+    floating = tuple(sorted(cell for cell in unknown if cell not in cell_constraints))
+    return Reduction(True, fixed_safe, fixed_mines, components, floating, mines_left)

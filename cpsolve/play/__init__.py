@@ -1,0 +1,23 @@
+"""Players from casual to perfect: who wins which boards without guessing.
+
+Players (each one's rules include the previous one's):
+
+- ``casual``: the contest's two rules. For every cleared cell, with f, c and m its flagged,
+  covered and mined neighbours: if f == m clear the covered neighbours; if f + c == m flag them.
+  Applied until nothing changes (the compiled engine of :mod:`cpsolve.casual`, unchanged).
+- ``subset``: casual plus the subset rule. For two cleared cells whose sets of covered,
+  unflagged neighbours satisfy A within B, the mines B still lacks beyond A's lie in B minus A;
+  if none, clear them all; if as many as the cells, flag them all. Applied until nothing changes.
+- ``perfect``: after each step, clears every covered cell that is safe in every mine placement
+  consistent with the revealed numbers, and flags every cell that is a mine in all of them; it
+  uses the total mine count unless told not to. The deduction is :mod:`cpsolve.deduce`'s.
+
+Modules:
+    game:    one game on flat arrays, and the fewest cells left covered over first clicks.
+    subset:  the subset rule.
+    perfect: the player's view as a clue puzzle, handed to the deduction engine.
+"""
+
+from cpsolve.play.game import PLAYERS, Game, GameEnd, PlayResult, best_first_click, play_from
+
+__all__ = ["PLAYERS", "Game", "GameEnd", "PlayResult", "best_first_click", "play_from"]

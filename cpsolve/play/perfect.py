@@ -1,0 +1,109 @@
+"""The perfect player's deduction: the backbone of the clue puzzle its view poses.
+
+The perfect player, after each step, clears every covered cell that is safe in every mine
+placement consistent with the revealed numbers, and flags every cell that is a mine in all of
+them; it uses the total mine count unless told not to (``--no-total``). The deduction is the
+clue-puzzle engine's (:func:`cpsolve.deduce.backbone`); this module only states the view as a
+:class:`cpsolve.deduce.Position`.
+
+Notes:
+    The game loop (:mod:`cpsolve.play.game`) applies the casual and subset rules first, which
+    are sound and so only reach cells the backbone would reach too: the final state is the same,
+    and the backbone is asked only when they are stuck.
+
+    Without the total, the clue puzzle splits into independent parts (unknowns linked through
+    shared clues), and a part whose clues and cells did not change since the last call gives
+    the same answer as then: only the parts touching a change since then are handed over.
+    With the total, every covered cell is linked through the count, so the whole view goes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cpsolve.casual import CLEARED, COVERED, FLAGGED
+from cpsolve.errors import InternalError
+
+if TYPE_CHECKING:
+    from cpsolve.play.game import Game
+
+__all__ = ["perfect_deductions", "view_position"]
+
+
+def _deduce():
+    """The clue-puzzle engine's Position type and backbone function (a hook tests may replace)."""
+    from cpsolve.deduce import Position, backbone
+
+    return Position, backbone
+
+
+def _frontier(state: bytearray, grid) -> np.ndarray:
+    """Cleared cells with at least one covered neighbour, as flat indices."""
+    flat = np.frombuffer(state, dtype=np.uint8)
+    covered = (flat == COVERED).astype(np.uint8)
+    size = flat.shape[0]
+    pad = grid.stride + 1
+    around = np.zeros(size, dtype=np.uint8)
+    for offset in grid.offsets:
+        around[pad:size - pad] += covered[pad + offset:size - pad + offset]
+    return np.flatnonzero((flat == CLEARED) & (around > 0))
+
+
+def view_position(game: Game, state: bytearray, clue_cells=None):
+    """The player's view as a clue puzzle: frontier numbers, flags, covered cells, total.
+
+    Args:
+        game: The game (board tables and whether the total is used).
+        state: Flat padded states.
+        clue_cells: Flat indices of the clues to include (default: the whole frontier).
+            Without the total, only their covered neighbours are unknown and their flagged
+            neighbours known mines; every other cell is a hole, which is right for cleared
+            cells and harmless for the rest (no included clue sees them).
+
+    Returns:
+        A :class:`cpsolve.deduce.Position`.
+    """
+    Position, _ = _deduce()
+    grid = game.grid
+    cell = grid.cell
+    if clue_cells is None:
+        clue_cells = _frontier(state, grid).tolist()
+    clues = {cell(index): game.number[index] for index in clue_cells}
+    if game.use_total:
+        flat = np.frombuffer(state, dtype=np.uint8)
+        unknown = frozenset(cell(int(i)) for i in np.flatnonzero(flat == COVERED))
+        flags = frozenset(cell(int(i)) for i in np.flatnonzero(flat == FLAGGED))
+        return Position(grid.rows, grid.cols, clues, flags, unknown, game.mine_total)
+    unknown = set()
+    flags = set()
+    for index in clue_cells:
+        for offset in grid.offsets:
+            mark = state[index + offset]
+            if mark == COVERED:
+                unknown.add(cell(index + offset))
+            elif mark == FLAGGED:
+                flags.add(cell(index + offset))
+    return Position(grid.rows, grid.cols, clues, frozenset(flags), frozenset(unknown), None)
+
+
+def perfect_deductions(game: Game, state: bytearray) -> tuple[set[int], set[int]]:
+    """Covered cells the backbone proves safe, and those it proves mines, as flat indices.
+
+    Raises:
+        InternalError: If the view has no consistent placement (the board itself is one, so
+            this is a bug in a rule or in the engine).
+    """
+    _, backbone = _deduce()
+    clue_cells = _frontier(state, game.grid).tolist()
+    if not clue_cells and not game.use_total:
+        return set(), set()
+    answer = backbone(view_position(game, state, clue_cells))
+    if answer is None:
+        raise InternalError("the perfect player's view has no consistent placement")
+    surely_safe, surely_mine = answer
+    index = game.grid.index
+    safe = {index(*c) for c in surely_safe}
+    mines = {index(*c) for c in surely_mine}
+    return {i for i in safe if state[i] == COVERED}, {i for i in mines if state[i] == COVERED}

@@ -1,0 +1,72 @@
+"""Brute-force oracle for clue puzzles: every assignment of the unknown cells, in plain Python.
+
+Independent of cpsolve: it reads the same (clues, known mines, unknown, total) and answers with
+exact counts and Fractions.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import product
+
+
+def neighbours(cell):
+    row, col = cell
+    return [(row + dr, col + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+
+
+def solutions(clues: dict, known_mines: set, unknown: set, total: int | None):
+    """Every set of mines among `unknown` that meets every clue (and the total)."""
+    cells = sorted(unknown)
+    found = []
+    for bits in product((0, 1), repeat=len(cells)):
+        mines = {cell for cell, bit in zip(cells, bits) if bit} | set(known_mines)
+        if total is not None and len(mines) != total:
+            continue
+        if all(sum(n in mines for n in neighbours(cell)) == value for cell, value in clues.items()):
+            found.append(frozenset(cell for cell, bit in zip(cells, bits) if bit))
+    return found
+
+
+def oracle(clues, known_mines, unknown, total):
+    """(count, surely_safe, surely_mine, probabilities) or (0, None, None, None)."""
+    found = solutions(clues, known_mines, unknown, total)
+    if not found:
+        return 0, None, None, None
+    probabilities = {cell: Fraction(sum(cell in s for s in found), len(found)) for cell in unknown}
+    safe = frozenset(c for c, p in probabilities.items() if p == 0)
+    mine = frozenset(c for c, p in probabilities.items() if p == 1)
+    return len(found), safe, mine, probabilities
+
+
+def random_puzzle(rng: random.Random, max_unknown: int = 14):
+    """A random small board with random cells hidden, flagged or removed, and a few clues altered.
+
+    Returns (rows, cols, clues, known_mines, unknown, holes, board_mines): altered clues make
+    some puzzles unsolvable, on purpose.
+    """
+    rows, cols = rng.randint(1, 6), rng.randint(1, 6)
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    density = rng.choice([0.1, 0.2, 0.3, 0.5])
+    mines = {cell for cell in cells if rng.random() < density}
+    holes = {cell for cell in cells if rng.random() < 0.05}
+    present = [cell for cell in cells if cell not in holes]
+    hidden_share = rng.choice([0.3, 0.5, 0.7])
+    unknown = {cell for cell in present if rng.random() < hidden_share or cell in mines}
+    known = {cell for cell in unknown & mines if rng.random() < 0.15}
+    unknown -= known
+    while len(unknown) > max_unknown:
+        unknown.remove(rng.choice(sorted(unknown)))
+    # a mine removed from `unknown` stays known; a safe cell becomes a clue
+    known |= {cell for cell in mines if cell in present and cell not in unknown}
+    clues = {}
+    for cell in present:
+        if cell in unknown or cell in known:
+            continue
+        value = sum(n in mines and n not in holes for n in neighbours(cell))
+        if rng.random() < 0.03:
+            value = rng.randint(0, 8)
+        clues[cell] = value
+    board_mines = len(mines - holes)
+    return rows, cols, clues, known, unknown, holes, board_mines

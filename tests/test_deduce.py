@@ -1,0 +1,128 @@
+"""The deduction engine against brute force: counts, backbones and exact probabilities."""
+
+from __future__ import annotations
+
+import random
+import time
+from fractions import Fraction
+from math import comb
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bruteforce_puzzle import neighbours, oracle, random_puzzle
+from cpsolve.deduce import Position, analyse, backbone, weigh
+from cpsolve.deduce import count as count_module
+from cpsolve.deduce.position import reduce_position
+from cpsolve.outcome import Status
+
+
+def _totals(rng: random.Random, board_mines: int) -> list[int | None]:
+    return [None, board_mines, board_mines + rng.choice([-2, -1, 1, 2])]
+
+
+def _check_against_oracle(rows, cols, clues, known, unknown, total) -> None:
+    position = Position(rows, cols, clues, frozenset(known), frozenset(unknown), total)
+    count, safe, mine, probabilities = oracle(clues, known, unknown, total)
+    answer = analyse(position, count=True, backbone=True, probabilities=True)
+    if count == 0:
+        assert answer.status is Status.IMPOSSIBLE
+        assert backbone(position) is None
+        return
+    assert answer.status is Status.POSSIBLE
+    assert answer.count == count
+    assert answer.surely_safe == safe and answer.surely_mine == mine
+    assert answer.probabilities == probabilities
+    assert backbone(position) == (safe, mine)
+    mines = answer.solution | known
+    assert all(sum(n in mines for n in neighbours(cell)) == value for cell, value in clues.items())
+    assert total is None or len(mines) == total
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_puzzles_match_bruteforce(seed):
+    rng = random.Random(seed)
+    for _ in range(50):
+        rows, cols, clues, known, unknown, _holes, board_mines = random_puzzle(rng, max_unknown=11)
+        for total in _totals(rng, board_mines):
+            _check_against_oracle(rows, cols, clues, known, unknown, total)
+
+
+def test_cpsat_fallback_counts_like_the_dp(monkeypatch):
+    # a tiny state limit hands every component with an open constraint to CP-SAT enumeration
+    rng = random.Random(99)
+    monkeypatch.setattr(count_module, "MAX_STATES", 1)
+    for _ in range(40):
+        rows, cols, clues, known, unknown, _holes, board_mines = random_puzzle(rng, max_unknown=10)
+        for total in (None, board_mines):
+            _check_against_oracle(rows, cols, clues, known, unknown, total)
+
+
+def _blocks(blocks: int, clue: int, floating: int) -> Position:
+    """3x3 blocks, a clue in each centre, separated by columns of holes; then isolated unknowns."""
+    clues, unknown = {}, set()
+    width = 4 * blocks + 2 * floating
+    for b in range(blocks):
+        left = 4 * b
+        clues[(1, left + 1)] = clue
+        unknown |= {(r, left + c) for r in range(3) for c in range(3) if (r, c) != (1, 1)}
+    for f in range(floating):
+        unknown.add((1, 4 * blocks + 2 * f))  # hole on every side: touches no clue
+    return Position(3, width, clues, frozenset(), frozenset(unknown))
+
+
+def test_independent_components_counted_exactly_past_ten_to_the_twelve():
+    position = _blocks(blocks=14, clue=4, floating=5)
+    expected = comb(8, 4) ** 14 * 2**5
+    assert expected > 10**12
+    assert len(reduce_position(position).components) == 14
+    answer = analyse(position, count=True, probabilities=True)
+    assert answer.count == expected
+    assert answer.probabilities[(0, 0)] == Fraction(1, 2)
+    # with a total, floating cells take what the blocks leave: 14 * 4 + 2 of the 5
+    with_total = Position(position.rows, position.cols, position.clues, position.known_mines, position.unknown, 58)
+    answer = analyse(with_total, count=True, probabilities=True)
+    assert answer.count == comb(8, 4) ** 14 * comb(5, 2)
+    assert answer.probabilities[(1, 56)] == Fraction(2, 5)
+
+
+def test_mixed_blocks_convolve_over_mine_counts():
+    # blocks of clue 1 (8 ways, 1 mine) and a floating cell; total 2: the floating cell is a mine
+    # in every solution, and the count is 8 * 8
+    position = _blocks(blocks=2, clue=1, floating=1)
+    answer = analyse(Position(3, position.cols, position.clues, frozenset(), position.unknown, 3), count=True, backbone=True)
+    assert answer.count == 64
+    assert answer.surely_mine == {(1, 8)}
+
+
+def test_a_passed_deadline_is_unknown_never_impossible():
+    position = _blocks(blocks=3, clue=2, floating=1)
+    answer = analyse(position, count=True, deadline=time.perf_counter() - 1)
+    assert answer.status is Status.UNKNOWN and answer.count is None
+    assert analyse(position, deadline=time.perf_counter() - 1).status is Status.UNKNOWN
+
+
+def test_unmeetable_clues_and_totals_have_no_solution():
+    cells = frozenset({(0, 1)})
+    assert analyse(Position(1, 2, {(0, 0): 2}, frozenset(), cells)).status is Status.IMPOSSIBLE
+    assert analyse(Position(1, 2, {(0, 0): 1}, frozenset(), cells, total=5), count=True).count == 0
+    assert weigh(Position(1, 2, {(0, 0): 1}, frozenset(), cells, total=0)) is None
+
+
+def test_overlapping_cell_sets_are_rejected():
+    with pytest.raises(ValueError):
+        Position(1, 2, {(0, 0): 1}, frozenset({(0, 0)}), frozenset({(0, 1)}))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**9))
+def test_probabilities_add_up_to_the_mines_left(seed):
+    rng = random.Random(seed)
+    rows, cols, clues, known, unknown, _holes, board_mines = random_puzzle(rng, max_unknown=30)
+    position = Position(rows, cols, clues, frozenset(known), frozenset(unknown), board_mines)
+    weights = weigh(position)
+    if weights is None:  # an altered clue
+        return
+    expected = sum(Fraction(w, weights.count) for w in weights.mine.values())
+    assert expected == board_mines - len(known)

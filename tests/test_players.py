@@ -1,0 +1,181 @@
+"""The players against brute force: casual, subset and perfect (with and without the total)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bruteforce import casual_oracle
+from bruteforce_players import (
+    backbone_bruteforce,
+    best_over_clicks,
+    perfect_play,
+    subset_play,
+)
+from cpsolve.casual import CasualBoard
+from cpsolve.cli import app
+from cpsolve.play import best_first_click, play_from
+from cpsolve.play import perfect as perfect_module
+
+
+@dataclass(frozen=True)
+class FakePosition:
+    """The agreed cpsolve.deduce.Position, for the brute-force stand-in."""
+
+    rows: int
+    cols: int
+    clues: Mapping
+    known_mines: frozenset
+    unknown: frozenset
+    total: int | None = None
+
+
+def _real_engine_available() -> bool:
+    try:
+        from cpsolve.deduce import Position, backbone  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(params=["bruteforce", "deduce"])
+def engine(request, monkeypatch):
+    """The perfect player's backbone: a brute-force stand-in, and cpsolve.deduce once merged."""
+    if request.param == "bruteforce":
+        monkeypatch.setattr(perfect_module, "_deduce", lambda: (FakePosition, backbone_bruteforce))
+    elif not _real_engine_available():
+        pytest.skip("cpsolve.deduce is not merged yet")
+    return request.param
+
+
+def covered(rows, player, use_total=True, click=None):
+    return best_first_click(CasualBoard.from_rows(rows), player, use_total, click).covered
+
+
+small_boards = st.integers(1, 4).flatmap(
+    lambda rows: st.integers(1, 4).flatmap(
+        lambda cols: st.lists(st.text(alphabet="M..", min_size=cols, max_size=cols), min_size=rows, max_size=rows)
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_boards)
+def test_casual_player_is_the_contest_engine(rows):
+    assert covered(rows, "casual") == casual_oracle(rows)
+    board = CasualBoard.from_rows(rows)
+    safe = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
+    if safe:  # the game loop with the casual player (used for --click) agrees with the engine
+        assert min(play_from(board, click, "casual").covered for click in safe) == casual_oracle(rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 6).flatmap(
+    lambda rows: st.integers(1, 6).flatmap(
+        lambda cols: st.lists(st.text(alphabet="M...#", min_size=cols, max_size=cols), min_size=rows, max_size=rows))))
+def test_subset_player_matches_brute_force(rows):
+    assert covered(rows, "subset") == best_over_clicks(rows, subset_play)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(5, 9), st.integers(5, 9), st.floats(0.1, 0.3), st.integers(0, 2**32 - 1))
+def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(height, width, density, seed):
+    rng = np.random.default_rng(seed)
+    rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < density]
+    board = CasualBoard.from_rows(rows)
+    zero = [(r, c) for r in range(height) for c in range(width)
+            if not any(rows[i][j] == "M" for i in range(max(r - 1, 0), r + 2) for j in range(max(c - 1, 0), c + 2)
+                       if i < height and j < width)]
+    for click in zero[:3]:
+        end = play_from(board, click, "subset")
+        cleared, flagged = subset_play(rows, click)
+        assert end.cleared == len(cleared) and end.flagged == len(flagged)
+
+
+@pytest.mark.parametrize("use_total", [True, False])
+def test_perfect_player_matches_brute_force(engine, use_total):
+    rng = np.random.default_rng(12 + use_total)
+    for _ in range(60):
+        height, width = int(rng.integers(1, 4)), int(rng.integers(2, 5))
+        rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < rng.uniform(0.1, 0.5)]
+        expected = best_over_clicks(rows, lambda grid, click: perfect_play(grid, click, use_total))
+        assert covered(rows, "perfect", use_total) == expected, rows
+
+
+def test_perfect_players_first_click_on_a_number_with_the_total(engine):
+    # ..*. with one mine: the 1 at column 2 and the count prove column 4 safe
+    rows = ["..M."]
+    assert covered(rows, "perfect", True, click=(0, 1)) == 0
+    assert covered(rows, "perfect", False, click=(0, 1)) == 2
+    # no zero cell anywhere, yet the total wins from a number
+    rows = [".M.", "M.M"]
+    assert covered(rows, "perfect", True) == best_over_clicks(rows, lambda g, c: perfect_play(g, c, True))
+
+
+def test_players_are_ordered_on_every_board(engine):
+    """perfect leaves no more covered than subset, subset no more than casual (each click and overall)."""
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        height, width = int(rng.integers(3, 6)), int(rng.integers(3, 6))
+        rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < 0.25]
+        answers = [covered(rows, p, t) for p, t in (("casual", True), ("subset", True), ("perfect", False), ("perfect", True))]
+        assert answers == sorted(answers, reverse=True), (rows, answers)
+
+
+@pytest.mark.slow
+def test_perfect_player_from_the_centre_on_larger_boards(engine):
+    """8x8 boards with an opening: the player's end state against full enumeration of the frontier."""
+    if engine == "bruteforce":
+        pytest.skip("the stand-in enumerates 2^unknowns: too slow at this size")
+    from cpsolve.generate import GameSettings, draw_board
+
+    for use_total in (False, True):
+        for index in range(15):
+            settings_ = GameSettings(6, 6, 7, "perfect", use_total)
+            mines = draw_board(settings_, np.random.default_rng([3, index]))
+            rows = ["".join("M" if x else "." for x in line) for line in mines]
+            end = play_from(CasualBoard.from_rows(rows), settings_.click, "perfect", use_total)
+            cleared, flagged = perfect_play(rows, settings_.click, use_total)
+            assert (end.cleared, end.flagged) == (len(cleared), len(flagged))
+
+
+def test_play_command_casual_matches_casual_command(runner, examples):
+    sample = str(examples / "casual" / "sample.in")
+    for extra in ([], ["--format", "json"], ["--explain"]):
+        played = runner.invoke(app, ["play", sample, "--player", "casual", *extra])
+        contest = runner.invoke(app, ["casual", sample, *extra])
+        assert played.exit_code == 0 and played.stdout == contest.stdout
+
+
+def test_play_command_players_and_click(runner, tmp_path, engine):
+    path = tmp_path / "b.txt"
+    path.write_text("1 4\n..M.\n2 3\n.M.\nM.M\n0 0\n")
+    result = runner.invoke(app, ["play", str(path), "--player", "perfect"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split()[0] == "0"
+    assert runner.invoke(app, ["play", str(path), "--player", "perfect", "--no-total"]).stdout.split()[0] == "0"
+    clicked = runner.invoke(app, ["play", str(path), "--player", "perfect", "--no-total", "--click", "1,2", "--format", "json"])
+    objects = [json.loads(line) for line in clicked.stdout.splitlines()]
+    assert objects[0]["answer"] == 2 and objects[0]["click"] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["--click", "1,3"], "is a mine"),
+        (["--click", "9,9"], "off the"),
+        (["--click", "x"], "ROW,COL"),
+    ],
+)
+def test_play_command_bad_click(runner, tmp_path, args, fragment):
+    path = tmp_path / "b.txt"
+    path.write_text("1 4\n..M.\n0 0\n")
+    result = runner.invoke(app, ["play", str(path), "--player", "subset", *args])
+    assert result.exit_code == 1
+    assert fragment in result.stderr and result.stderr.count("\n") == 1
