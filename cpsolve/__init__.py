@@ -13,10 +13,11 @@ Modules:
     deduce:  a revealed position (or clue puzzle) as constraints: solution, exact count, backbone, probabilities.
     play:    the players (casual, subset, perfect on deduce) and the fewest cells left covered over first clicks.
     generate: no-guess boards for a player (uniform, by rejection), 3BV and openings, random games.
-    compare: sweeps that cross-check the layout backends, with reports.
+    sweep:   sweeps as tasks (in this process, a local Dask cluster or a remote one), the SQLite
+             results store with resume, and the reports (JSON, CSV, plot) rebuilt from it.
     cli:     the ``cpsolve`` command line (typer), one module per command.
 
-Heavy modules (numpy, networkx, ortools) are imported by the modules that need them, not here,
+Heavy modules (numpy, networkx, ortools, dask) are imported by the modules that need them, not here,
 so ``import cpsolve`` and ``cpsolve --help`` stay cheap.
 """
 

@@ -5,7 +5,7 @@ line on stderr), 2 usage error, 3 a time limit ran out, 4 internal error, 130 in
 """
 
 from cpsolve.cli.app import app
-from cpsolve.cli import casual, check, compare, generate, layout, play, puzzle, stats  # noqa: F401  (each registers its command)
+from cpsolve.cli import casual, check, compare, generate, layout, play, puzzle, report, stats  # noqa: F401  (each registers its command)
 
 __all__ = ["app", "main"]
 

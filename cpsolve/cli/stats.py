@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cpsolve.cli.app import OutputFormat, app, check_count, check_seed, parse_cell
+from cpsolve.cli.app import MAX_JOBS, OutputFormat, app, check_count, check_output_path, check_seed, parse_cell
 from cpsolve.cli.generate import Start
 from cpsolve.cli.play import Player
 from cpsolve.errors import InputError
@@ -29,6 +29,11 @@ def stats(
     start: Annotated[Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")] = Start.opening,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; game k uses default_rng([seed, k]).")] = 0,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
+    jobs: Annotated[int, typer.Option(help="With --random: worker processes of a local Dask cluster (1 plays here).")] = 1,
+    scheduler: Annotated[Optional[str], typer.Option(help="With --random: play on the Dask cluster at this address (tcp://host:port).")] = None,
+    store_path: Annotated[Optional[str], typer.Option("--store", help="With --random: keep every finished game in this SQLite database.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="With --store: skip the games the store already holds for the same settings.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar (with --jobs, --scheduler or --store).")] = False,
 ) -> None:
     """Per board of FILE: 3BV, openings and safe cells. With --random: the share of random boards PLAYER wins without guessing."""
     from cpsolve.formats import boards as writers
@@ -52,6 +57,10 @@ def stats(
         raise typer.Exit(0)
     if board_file is not None:
         raise InputError("give either a FILE or --random, not both")
+    check_count(jobs, "--jobs", MAX_JOBS)
+    check_output_path(store_path, "--store")
+    if resume and not store_path:
+        raise InputError("--resume needs --store FILE.db")
     if games is None:
         raise InputError("--random needs --games N")
     check_count(games, "--games", MAX_GAMES)
@@ -60,9 +69,27 @@ def stats(
 
     click = parse_cell(first, "--first") if first is not None else None
     settings = GameSettings(*random, player.value, not no_total, click, start.value, seed).check()
-    summary = summarise_games(settings, games)
+    resumed = None
+    if jobs > 1 or scheduler or store_path:
+        summary, resumed = _games_as_sweep(settings, games, jobs, scheduler, store_path, resume, quiet)
+    else:
+        summary = summarise_games(settings, games)
     if output_format is OutputFormat.json:
-        typer.echo(json.dumps(writers.random_stats_json(summary)))
+        typer.echo(json.dumps({**writers.random_stats_json(summary), **({} if resumed is None else {"resumed": resumed})}))
     else:
         typer.echo(writers.random_stats_text(summary))
+        if resumed:
+            typer.echo(f"resumed {resumed} games from the store")
     raise typer.Exit(0)
+
+
+def _games_as_sweep(settings, games: int, jobs: int, scheduler: str | None, store_path: str | None,
+                    resume: bool, quiet: bool) -> tuple[dict, int]:
+    """The games as tasks of a sweep (here, on a local Dask cluster or a remote one), kept in the store if asked."""
+    from cpsolve.cli.compare import open_executor, open_store, progress_bar
+    from cpsolve.sweep.games import run_games
+    from cpsolve.sweep.interrupt import interrupts_between_solves
+
+    with interrupts_between_solves(), open_store(store_path) as store, open_executor(scheduler, jobs) as executor:
+        with progress_bar(games, quiet) as advance:
+            return run_games(settings, games, executor, advance, store, resume)

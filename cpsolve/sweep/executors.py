@@ -1,0 +1,224 @@
+"""Executors: one way to run a sweep's tasks, whatever runs them.
+
+Every executor takes a module-level function and an iterable of argument tuples, and yields
+``(index, result)`` as each task finishes, in whatever order they finish. The index is the
+task's position in the iterable: callers key results by it (and the store keys records by case),
+so a task that runs twice (its worker died and Dask ran it again) is never counted twice.
+
+- :class:`InProcessExecutor`: one task after the other in this process (``--jobs 1``; no
+  start-up cost, and backends registered at run time, such as the tests' fakes, are seen).
+- :class:`PoolExecutor`: a local ``multiprocessing`` pool (kept for comparison in the benchmarks).
+- :class:`DaskExecutor`: a Dask cluster, local (``--jobs N``) or at a scheduler's address. Dask is
+  imported only here, and only when this executor is built.
+
+Example:
+    >>> with InProcessExecutor() as executor:
+    ...     sorted(executor.run(pow, [(2, 3), (3, 2)]))
+    [(0, 8), (1, 9)]
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from cpsolve.errors import InputError
+
+__all__ = ["Executor", "InProcessExecutor", "PoolExecutor", "DaskExecutor", "CONNECT_TIMEOUT", "probe_address"]
+
+#: Seconds to wait for a scheduler address to answer before saying it does not.
+CONNECT_TIMEOUT = 4.0
+
+
+def probe_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail fast, before Dask is even imported, when nothing listens at a ``tcp://host:port`` address.
+
+    Dask's own connect retries a refused address until its timeout; a plain socket says at once.
+    Addresses of other schemes (``tls://``, ``ucx://``) are left to Dask.
+
+    Raises:
+        InputError: The address is malformed, or refused or timed out.
+    """
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit():
+        raise InputError(f"--scheduler {address}: expected tcp://host:port")
+    import socket
+
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"--scheduler {address}: no Dask scheduler answers ({reason})") from None
+
+
+class Executor:
+    """The interface: run tasks, yield (index, result) as they finish; close when done."""
+
+    #: How many tasks can run at once.
+    workers: int = 1
+
+    def run(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[tuple[int, Any]]:
+        """Call ``function(*args)`` for every args tuple; yield ``(index, result)`` as each finishes."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the workers (idempotent)."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class InProcessExecutor(Executor):
+    """Runs every task here, in order."""
+
+    def run(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[tuple[int, Any]]:
+        for index, args in enumerate(tasks):
+            yield index, function(*args)
+
+
+def _drop_half_built_client(error: BaseException) -> None:
+    """Stop a Client whose constructor failed from closing itself at exit (seconds, and a traceback).
+
+    The half-built client is only reachable from the failed constructor's frame.
+    """
+    from dask.distributed import Client
+
+    trace = error.__traceback__
+    while trace is not None:
+        candidate = trace.tb_frame.f_locals.get("self")
+        if isinstance(candidate, Client):
+            try:
+                candidate.close(timeout=1)
+            except Exception:  # it never connected: nothing to close cleanly
+                pass
+            candidate._Client__loop = None  # its __del__ then does nothing
+            return
+        trace = trace.tb_next
+
+
+def _indexed_call(item: tuple[int, Callable[..., Any], tuple]) -> tuple[int, Any]:
+    index, function, args = item
+    return index, function(*args)
+
+
+class PoolExecutor(Executor):
+    """A ``multiprocessing`` pool of `workers` processes on this machine (fork where there is fork)."""
+
+    def __init__(self, workers: int):
+        import multiprocessing
+
+        self.workers = workers
+        context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+        self._pool = context.Pool(workers)
+
+    def run(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[tuple[int, Any]]:
+        work = ((index, function, args) for index, args in enumerate(tasks))
+        yield from self._pool.imap_unordered(_indexed_call, work)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+class DaskExecutor(Executor):
+    """Tasks on a Dask cluster: a local one of `workers` processes, or the scheduler at `address`.
+
+    Tasks are submitted a window at a time (a few per worker thread), so a sweep of a million
+    cases never holds a million futures, and results are taken as they finish. When a worker
+    dies, the scheduler runs its tasks again elsewhere; each future still yields once.
+
+    Args:
+        address: ``tcp://host:port`` of a running scheduler, or None for a local cluster.
+        workers: Worker processes of the local cluster (one thread each: the solvers hold the GIL).
+        connect_timeout: Seconds to wait for `address` to answer.
+
+    Raises:
+        InputError: dask.distributed is not installed, or nothing answered at `address` in time.
+    """
+
+    def __init__(self, address: str | None = None, workers: int = 1, connect_timeout: float = CONNECT_TIMEOUT):
+        if address:
+            probe_address(address, connect_timeout)
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise InputError("running on Dask needs dask.distributed: pip install 'dask[distributed]'") from None
+        self._cluster = None
+        self._client = None
+        if address:
+            try:
+                self._client = Client(address, timeout=connect_timeout, set_as_default=False)
+            except Exception as error:  # timed out, or not a scheduler: all one line for the user
+                _drop_half_built_client(error)
+                detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+                raise InputError(
+                    f"--scheduler {address}: no Dask scheduler answered there within {connect_timeout:g} s ({detail})"
+                ) from None
+        else:
+            self._cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # any free port: other sweeps on this machine may hold :8787
+                silence_logs=logging.ERROR,
+            )
+            self._client = Client(self._cluster, set_as_default=False)
+        threads = sum(self._client.nthreads().values())
+        self.workers = max(1, threads)
+
+    @property
+    def client(self) -> Any:
+        """The ``dask.distributed.Client`` (for tests that restart or kill workers)."""
+        return self._client
+
+    def run(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[tuple[int, Any]]:
+        from dask.distributed import as_completed
+
+        # enough queued work that no worker waits for the next task, few enough to stay small
+        window = max(8, 3 * self.workers)
+        pending = enumerate(tasks)
+        index_of: dict[Any, int] = {}
+
+        def submit(count: int) -> list[Any]:
+            futures = []
+            for index, args in itertools.islice(pending, count):
+                future = self._client.submit(function, *args, pure=False)
+                index_of[future] = index
+                futures.append(future)
+            return futures
+
+        first = submit(window)
+        if not first:
+            return
+        finished = as_completed(first, loop=self._client.loop)
+        try:
+            for future in finished:
+                result = future.result()
+                index = index_of.pop(future)
+                future.release()
+                for future in submit(1):
+                    finished.add(future)
+                yield index, result
+        finally:
+            # interrupted or abandoned: drop what is still queued, the cluster may be shared
+            if index_of:
+                self._client.cancel(list(index_of))
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close(timeout=10)
+            self._client = None
+        if self._cluster is not None:
+            self._cluster.close(timeout=10)
+            self._cluster = None

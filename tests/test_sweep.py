@@ -1,0 +1,207 @@
+"""Sweeps on Dask and in this process, the results store, resume after a kill, reports from a store."""
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cpsolve.cli import app
+from cpsolve.layout import SolveOptions
+from cpsolve.layout.greedy import is_possible
+from cpsolve.sweep.cases import iter_cases
+from cpsolve.sweep.compare import run_comparison
+from cpsolve.sweep.executors import DaskExecutor, InProcessExecutor, PoolExecutor
+from cpsolve.sweep.report import CsvSpool, write_reports
+from cpsolve.sweep.store import ResultStore
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """One local Dask cluster of 2 workers shared by this module's tests (it takes seconds to start)."""
+    with DaskExecutor(workers=2) as executor:
+        yield executor
+
+
+def _verdicts(executor, rows=(1, 4), cols=(1, 4), backends=("greedy", "cp")):
+    seen = []
+    comparison = run_comparison(iter_cases(rows, cols, None), list(backends), SolveOptions(workers=1), executor,
+                                on_case=lambda records: seen.extend((r.key, r.backend, r.status) for r in records))
+    return seen, comparison
+
+
+def _without_times(report: dict) -> dict:
+    for figures in report["backends"].values():
+        for name in ("seconds", "median", "p95", "worst"):
+            figures.pop(name)
+    return report
+
+
+def test_dask_gives_the_in_process_verdicts_case_by_case(cluster):
+    here, here_report = _verdicts(InProcessExecutor())
+    there, there_report = _verdicts(cluster)
+    assert there == here and len(here) == 2 * 100
+    assert _without_times(there_report.as_dict()) == _without_times(here_report.as_dict())
+    with PoolExecutor(2) as pool:
+        assert _verdicts(pool)[0] == here
+
+
+def test_scheduler_address_runs_the_cli_sweep_there(cluster, runner, tmp_path):
+    address = cluster.client.scheduler.address
+    reports = []
+    for extra in (["--scheduler", address], ["--jobs", "1"]):
+        path = tmp_path / f"r{len(reports)}.json"
+        result = runner.invoke(app, ["compare", "--rows", "2-5", "--cols", "2-5", "--backends", "greedy", "--json", str(path),
+                                     "--quiet", *extra])
+        assert result.exit_code == 0, result.stdout + result.stderr
+        reports.append(_without_times(json.loads(path.read_text())))
+    assert reports[0] == reports[1] and reports[0]["cases"] == sum(r * c for r in range(2, 6) for c in range(2, 6))
+
+
+def test_a_worker_that_dies_mid_task_loses_nothing_and_counts_nothing_twice(cluster, tmp_path):
+    import sweep_helpers
+
+    results = list(cluster.run(sweep_helpers.square_or_die, [(index, str(tmp_path)) for index in range(12)]))
+    assert (tmp_path / "died").exists()
+    assert sorted(results) == [(index, index * index) for index in range(12)]
+
+
+def test_a_refused_address_is_one_line_and_exit_1(runner):
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    started = time.monotonic()
+    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--scheduler", f"tcp://127.0.0.1:{port}", "--quiet"])
+    assert result.exit_code == 1 and time.monotonic() - started < 10
+    assert len(result.stderr.strip().splitlines()) == 1 and "no Dask scheduler answers" in result.stderr
+
+
+def _store_rows(path) -> int:
+    try:
+        with sqlite3.connect(path, timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM records").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def _start_sweep(store, *extra):
+    command = [sys.executable, "-m", "cpsolve", "compare", "--rows", "1-5", "--cols", "1-5", "--backends", "greedy,cp",
+               "--dominance", "none", "--jobs", "1", "--store", str(store), "--quiet", *extra]
+    return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _wait_for_rows(process, store, rows: int, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while _store_rows(store) < rows:
+        assert process.poll() is None, f"the sweep ended early: {process.stderr.read().decode()}"
+        assert time.monotonic() < deadline, "the store stayed empty"
+        time.sleep(0.05)
+
+
+CASES_1_5 = [(r, c, m) for r in range(1, 6) for c in range(1, 6) for m in range(r * c)]
+
+
+def test_a_killed_sweep_resumes_with_every_case_once(runner, tmp_path):
+    store = tmp_path / "sweep.db"
+    process = _start_sweep(store)
+    try:
+        _wait_for_rows(process, store, 40)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    kept = _store_rows(store)
+    assert 40 <= kept < 2 * len(CASES_1_5) and kept % 2 == 0  # whole tasks only: both backends of each case
+
+    report, table = tmp_path / "resumed.json", tmp_path / "resumed.csv"
+    result = runner.invoke(app, ["compare", "--rows", "1-5", "--cols", "1-5", "--backends", "greedy,cp", "--dominance", "none",
+                                 "--jobs", "1", "--store", str(store), "--resume", "--json", str(report), "--csv", str(table),
+                                 "--quiet"])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    data = json.loads(report.read_text())
+    assert data["cases"] == len(CASES_1_5) and data["resumed"] == kept // 2
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT case_key, backend, status FROM records").fetchall()
+    assert len(rows) == len({(key, backend) for key, backend, _ in rows}) == 2 * len(CASES_1_5)
+    expected = {(json.dumps({"rows": r, "cols": c, "mines": m}, separators=(",", ":")), backend):
+                "possible" if is_possible(r, c, m) else "impossible" for r, c, m in CASES_1_5 for backend in ("greedy", "cp")}
+    assert {(key, backend): status for key, backend, status in rows} == expected
+
+    # the report rebuilt from the store is the sweep's own, byte for byte
+    rebuilt_json, rebuilt_csv = tmp_path / "rebuilt.json", tmp_path / "rebuilt.csv"
+    again = runner.invoke(app, ["report", str(store), "--json", str(rebuilt_json), "--csv", str(rebuilt_csv)])
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert rebuilt_json.read_text() == report.read_text()
+    assert rebuilt_csv.read_text() == table.read_text()
+    assert "agreement: 225/225 cases (all)" in again.stdout
+
+
+def test_ctrl_c_keeps_what_finished_and_exits_130(tmp_path):
+    store = tmp_path / "sweep.db"
+    process = _start_sweep(store)
+    try:
+        _wait_for_rows(process, store, 20)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert "interrupted" in process.stderr.read().decode()
+    kept = _store_rows(store)
+    assert kept >= 20 and kept % 2 == 0
+
+
+def test_report_of_an_unfinished_sweep_says_what_is_missing(runner, tmp_path):
+    store = tmp_path / "s.db"
+    with ResultStore(store) as results:
+        key = results.register_settings("layout", {"time_limit": 60.0})
+        results.begin_sweep("layout", key, {"rows": [1, 2], "cols": [1, 2], "mines": None, "backends": ["greedy"], "total": 10})
+    result = runner.invoke(app, ["report", str(store)])
+    assert result.exit_code == 0 and "10 of the sweep's cases are not in the store" in result.stderr
+    assert runner.invoke(app, ["report", str(tmp_path / "none.db")]).exit_code == 1
+    (tmp_path / "junk.db").write_text("not sqlite at all, not at all\n" * 100)
+    junk = runner.invoke(app, ["report", str(tmp_path / "junk.db")])
+    assert junk.exit_code == 1 and "not a cpsolve results store" in junk.stderr
+
+
+def test_a_report_that_cannot_be_written_goes_to_a_fallback(tmp_path):
+    _, comparison = _verdicts(InProcessExecutor(), (2, 3), (2, 3), ("greedy",))
+    spool = CsvSpool(tmp_path / "gone" / "cases.csv")
+    spool.add_case([])
+    problems = write_reports(comparison, tmp_path / "gone" / "report.json", None, spool)
+    assert len(problems) == 2
+    assert "--csv" in problems[0] and spool.spool.exists()
+    fallback = problems[1].rsplit("the report is in ", 1)[1]
+    assert json.loads(open(fallback).read())["cases"] == comparison.cases
+    os.remove(fallback)
+    spool.spool.unlink()
+
+
+def test_resume_needs_a_store(runner):
+    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--resume", "--quiet"])
+    assert result.exit_code == 1 and "--resume needs --store" in result.stderr
+
+
+def test_random_games_are_the_same_on_any_number_of_workers(cluster, runner, tmp_path):
+    from cpsolve.generate import GameSettings, summarise_games
+    from cpsolve.sweep.games import run_games
+
+    settings = GameSettings(8, 8, 10, "casual").check()
+    alone = summarise_games(settings, 250)
+    assert run_games(settings, 250, cluster) == (alone, 0)
+    assert run_games(settings, 250, InProcessExecutor()) == (alone, 0)
+
+    store = tmp_path / "games.db"
+    common = ["stats", "--random", "8", "8", "10", "--player", "casual", "--format", "json", "--store", str(store), "--quiet"]
+    first = runner.invoke(app, [*common, "--games", "120"])
+    assert first.exit_code == 0, first.stdout + first.stderr
+    resumed = runner.invoke(app, [*common, "--games", "250", "--resume", "--scheduler", cluster.client.scheduler.address])
+    assert resumed.exit_code == 0, resumed.stdout + resumed.stderr
+    assert json.loads(resumed.stdout) == {**alone, "resumed": 120}
+    assert _store_rows(store) == 250
