@@ -102,20 +102,25 @@ def casual_oracle(grid: list[str]) -> int:
     best = 0 if not safe else len(safe)
     for click in safe:
         cleared, flagged = {click}, set()
-        changed = True
-        while changed:
-            changed = False
-            for cell in list(cleared):
-                covered = [n for n in neighbours[cell] if n not in cleared and n not in flagged]
-                if not covered:
-                    continue
-                f = sum(n in flagged for n in neighbours[cell])
-                m = sum(n in mines for n in neighbours[cell])
-                if f == m:
-                    cleared.update(covered)
-                    changed = True
-                elif f + len(covered) == m:
-                    flagged.update(covered)
-                    changed = True
+        while casual_step(cleared, flagged, mines, neighbours):
+            pass
         best = min(best, len(safe) - len(cleared))
     return best
+
+
+def casual_step(cleared: set, flagged: set, mines: set, neighbours) -> bool:
+    """One full sweep of the two casual rules over every cleared cell; True if anything changed."""
+    changed = False
+    for cell in list(cleared):
+        covered = [n for n in neighbours[cell] if n not in cleared and n not in flagged]
+        if not covered:
+            continue
+        f = sum(n in flagged for n in neighbours[cell])
+        m = sum(n in mines for n in neighbours[cell])
+        if f == m:
+            cleared.update(covered)
+            changed = True
+        elif f + len(covered) == m:
+            flagged.update(covered)
+            changed = True
+    return changed

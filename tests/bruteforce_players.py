@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
+from bruteforce import casual_step as _casual_step
 from bruteforce import king_neighbours
 
 
@@ -20,23 +21,6 @@ def parse(grid: list[str]):
     cells = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "#"]
     mines = {(r, c) for r, c in cells if grid[r][c] in "M*"}
     return cells, mines, king_neighbours(cells)
-
-
-def _casual_step(cleared, flagged, mines, neighbours) -> bool:
-    changed = False
-    for cell in list(cleared):
-        covered = [n for n in neighbours[cell] if n not in cleared and n not in flagged]
-        if not covered:
-            continue
-        f = sum(n in flagged for n in neighbours[cell])
-        m = sum(n in mines for n in neighbours[cell])
-        if f == m:
-            cleared.update(covered)
-            changed = True
-        elif f + len(covered) == m:
-            flagged.update(covered)
-            changed = True
-    return changed
 
 
 def _subset_step(cleared, flagged, mines, neighbours) -> bool:

@@ -18,6 +18,6 @@ Modules:
     perfect: the player's view as a clue puzzle, handed to the deduction engine.
 """
 
-from cpsolve.play.game import PLAYERS, Game, GameEnd, PlayResult, best_first_click, play_from
+from cpsolve.play.game import PLAYERS, Game, GameEnd, best_first_click, play_from
 
-__all__ = ["PLAYERS", "Game", "GameEnd", "PlayResult", "best_first_click", "play_from"]
+__all__ = ["PLAYERS", "Game", "GameEnd", "best_first_click", "play_from"]

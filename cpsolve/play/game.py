@@ -34,10 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpsolve.casual import CLEARED, COVERED, FLAGGED, CasualBoard, FinalState
+from cpsolve.casual import CLEARED, COVERED, FLAGGED, CasualBoard, CasualResult, FinalState, solve_casual
 from cpsolve.grid import PaddedGrid, box_sum
 
-__all__ = ["PLAYERS", "Game", "GameEnd", "PlayResult", "best_first_click", "play_from"]
+__all__ = ["PLAYERS", "Game", "GameEnd", "best_first_click", "play_from"]
 
 #: The players, weakest first; each one's rules include the previous one's.
 PLAYERS = ("casual", "subset", "perfect")
@@ -82,21 +82,6 @@ class GameEnd:
     def won(self) -> bool:
         """True when every safe cell was cleared."""
         return self.covered == 0
-
-
-@dataclass
-class PlayResult:
-    """The answer for one board: the fewest safe cells left covered over first clicks.
-
-    Attributes mirror :class:`cpsolve.casual.CasualResult` so the same writers print both.
-    """
-
-    covered: int
-    click: tuple[int, int] | None
-    cleared: int
-    flagged: int
-    clicks_tried: int
-    state: FinalState | None = None
 
 
 class Game:
@@ -211,7 +196,7 @@ def play_from(board: CasualBoard, click: tuple[int, int], player: str = "casual"
 
 
 def best_first_click(board: CasualBoard, player: str = "casual", use_total: bool = True,
-                     click: tuple[int, int] | None = None) -> PlayResult:
+                     click: tuple[int, int] | None = None) -> CasualResult:
     """The fewest safe cells `player` leaves covered, over every safe first click or from `click`.
 
     Args:
@@ -229,16 +214,13 @@ def best_first_click(board: CasualBoard, player: str = "casual", use_total: bool
         stopping at the first win.
     """
     if player == "casual" and click is None:
-        from cpsolve.casual import solve_casual
-
-        result = solve_casual(board)
-        return PlayResult(result.covered, result.click, result.cleared, result.flagged, result.clicks_tried, result.state)
+        return solve_casual(board)  # the contest's engine, unchanged in speed
     game = Game(board, player, use_total)
     if click is not None:
         end = game.play(click)
-        return PlayResult(end.covered, click, end.cleared, end.flagged, 1, end.state)
+        return CasualResult(end.covered, click, end.cleared, end.flagged, 1, end.state)
     if game.safe_total == 0:
-        return PlayResult(0, None, 0, 0, 0)
+        return CasualResult(0, None, 0, 0, 0)
     safe = board.present & ~board.mines
     zero = safe & (game.numbers == 0)
     candidates = [tuple(map(int, cell)) for cell in np.argwhere(zero)]
@@ -261,4 +243,4 @@ def best_first_click(board: CasualBoard, player: str = "casual", use_total: bool
             if best.covered == 0:
                 break
     assert best is not None
-    return PlayResult(best.covered, best.click, best.cleared, best.flagged, tried, best.state)
+    return CasualResult(best.covered, best.click, best.cleared, best.flagged, tried, best.state)
