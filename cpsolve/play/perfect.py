@@ -11,10 +11,10 @@ Notes:
     are sound and so only reach cells the backbone would reach too: the final state is the same,
     and the backbone is asked only when they are stuck.
 
-    Without the total, the clue puzzle splits into independent parts (unknowns linked through
-    shared clues), and a part whose clues and cells did not change since the last call gives
-    the same answer as then: only the parts touching a change since then are handed over.
-    With the total, every covered cell is linked through the count, so the whole view goes.
+    Without the total, only the frontier is handed over (numbers with a covered neighbour, their
+    covered cells and flags): covered cells touching no number are free either way. With the
+    total, every covered cell is linked through the count, so the whole view goes. (Handing over
+    only the frontier parts that changed since the last call would save work; it is not done yet.)
 """
 
 from __future__ import annotations
