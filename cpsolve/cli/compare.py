@@ -71,7 +71,7 @@ def compare(
     total = sweep_cases.count_cases(row_range, col_range, mine_range)
     from cpsolve.sweep.interrupt import interrupts_between_solves
 
-    with interrupts_between_solves(), open_store(store_path) as store, open_executor(scheduler, jobs) as executor:
+    with interrupts_between_solves(), open_store(store_path) as store, open_executor(scheduler, jobs, cheap=sweep_cases.chunk_size(names) == sweep_cases.CHEAP_CHUNK) as executor:
         options = SolveOptions(
             time_limit=time_limit,
             # a cluster runs one worker process per core; a local one shares 8 threads between its jobs
@@ -89,12 +89,17 @@ def compare(
             sweep_id = store.begin_sweep(LAYOUT, settings_key, spec)
         csv_spool = report.CsvSpool(Path(csv_path)) if csv_path else None
         started = time.perf_counter()
-        with progress_bar(total, quiet) as advance:
-            result = run_comparison(
-                sweep_cases.iter_cases(row_range, col_range, mine_range), names, options, executor, advance,
-                on_case=csv_spool.add_case if csv_spool else None, keep_points=plot_path is not None,
-                store=store, resume=resume, settings_key=settings_key,
-            )
+        try:
+            with progress_bar(total, quiet) as advance:
+                result = run_comparison(
+                    sweep_cases.iter_cases(row_range, col_range, mine_range), names, options, executor, advance,
+                    on_case=csv_spool.add_case if csv_spool else None, keep_points=plot_path is not None,
+                    store=store, resume=resume, settings_key=settings_key,
+                )
+        except BaseException:
+            if csv_spool:  # interrupted or failed: a partial CSV is no report (the store has the rows)
+                csv_spool.discard()
+            raise
         elapsed = time.perf_counter() - started
         if store:
             store.finish_sweep(sweep_id, result.cases, result.resumed)
@@ -131,14 +136,22 @@ def open_store(path: str | None) -> Iterator[Any]:
 
 
 @contextmanager
-def open_executor(scheduler: str | None, jobs: int) -> Iterator[Any]:
-    """What runs the tasks: the cluster at `scheduler`, a local Dask cluster of `jobs` workers, or (jobs 1) this process.
+def open_executor(scheduler: str | None, jobs: int, cheap: bool = False) -> Iterator[Any]:
+    """What runs the tasks: the cluster at `scheduler`, or `jobs` local workers, or (jobs 1) this process.
 
-    One job runs here: a local cluster would add seconds of start-up and a process hop, and gain nothing.
+    One job runs here: a local cluster would add seconds of start-up and a process hop, and gain
+    nothing. Local workers are a Dask cluster, except for `cheap` work (cases of microseconds, the
+    greedy sweep): there the driver, not the workers, sets the pace, and a forked pool, which
+    inherits the imports and hands results straight back, measured 1.5 to 3 times faster.
     """
-    from cpsolve.sweep.executors import DaskExecutor, InProcessExecutor
+    from cpsolve.sweep.executors import DaskExecutor, InProcessExecutor, PoolExecutor
 
-    executor = DaskExecutor(scheduler) if scheduler else DaskExecutor(workers=jobs) if jobs > 1 else InProcessExecutor()
+    if scheduler:
+        executor = DaskExecutor(scheduler)
+    elif jobs == 1:
+        executor = InProcessExecutor()
+    else:
+        executor = PoolExecutor(jobs) if cheap else DaskExecutor(workers=jobs)
     try:
         yield executor
     finally:

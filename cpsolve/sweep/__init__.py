@@ -7,6 +7,8 @@ Modules:
     compare:   the Comparison built from Records, and the sweep that feeds it.
     store:     the SQLite results store (resume, and reports without solving).
     report:    JSON, CSV and plot writers; a Comparison rebuilt from a store.
+    games:     win-rate studies (random games by index) as sweeps.
+    interrupt: Ctrl-C between solves, never inside one.
 
 Dask is imported only by :class:`cpsolve.sweep.executors.DaskExecutor`, matplotlib only by the plot.
 """

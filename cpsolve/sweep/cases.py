@@ -35,8 +35,9 @@ T = TypeVar("T")
 #: Cases per task for backends that answer in microseconds (greedy): big enough that a task's
 #: scheduling and transfer cost is noise, small enough that the progress bar moves.
 CHEAP_CHUNK = 2000
-#: Cases per task when a search backend runs (about a second a case on the pure model).
-SEARCH_CHUNK = 4
+#: Cases per task when a search backend runs: tens of seconds on the pure model at R, C near 50, and
+#: still a fraction of a second (well above a task's scheduling cost) on the small boards where cases take ms.
+SEARCH_CHUNK = 16
 _CHEAP_BACKENDS = frozenset({"greedy"})
 
 

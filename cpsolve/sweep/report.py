@@ -60,6 +60,14 @@ class CsvSpool:
         except OSError as error:
             self.error = error
 
+    def discard(self) -> None:
+        """Drop the spool (the sweep did not finish)."""
+        try:
+            self._file.close()
+        except OSError:
+            pass
+        self.spool.unlink(missing_ok=True)
+
     def finish(self) -> str | None:
         """Move the spool to the target; None on success, else one line saying where the rows are."""
         try:
