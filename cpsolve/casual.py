@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpsolve.grid import PaddedGrid, box_sum
+from cpsolve.grid import PaddedGrid, mine_numbers
 from cpsolve.outcome import Status
 from cpsolve.symbols import CONTEST_MINE, HOLE, MINE
 
@@ -221,8 +221,7 @@ ABSENT_STATE = 3
 
 def _mine_numbers(board: CasualBoard) -> np.ndarray:
     """Mines among each cell's neighbours: the number a cleared cell shows."""
-    mines = (board.mines & board.present).astype(np.uint8)
-    return box_sum(mines) - mines
+    return mine_numbers(board.mines & board.present)
 
 
 class _Engine:

@@ -28,7 +28,7 @@ import numpy as np
 
 from cpsolve.casual import CasualBoard
 from cpsolve.errors import InputError, InternalError
-from cpsolve.grid import box_sum
+from cpsolve.grid import box_sum, mine_numbers
 from cpsolve.outcome import Record, Status
 from cpsolve.reveal import count_components
 from cpsolve.play.game import PLAYERS, Game
@@ -37,7 +37,6 @@ __all__ = [
     "START_CONDITIONS",
     "GameSettings",
     "Dealt",
-    "board_numbers",
     "openings_and_3bv",
     "allowed_cells",
     "draw_board",
@@ -100,12 +99,6 @@ class GameSettings:
         return self
 
 
-def board_numbers(mines: np.ndarray) -> np.ndarray:
-    """Each cell's count of mined neighbours."""
-    mines = mines.astype(np.uint8)
-    return box_sum(mines) - mines
-
-
 def openings_and_3bv(mines: np.ndarray, present: np.ndarray | None = None) -> tuple[int, int]:
     """(openings, 3BV) of a board.
 
@@ -122,7 +115,7 @@ def openings_and_3bv(mines: np.ndarray, present: np.ndarray | None = None) -> tu
         present = np.ones(mines.shape, dtype=bool)
     mines = mines & present
     safe = present & ~mines
-    zero = safe & (board_numbers(mines) == 0)
+    zero = safe & (mine_numbers(mines) == 0)
     openings = count_components(zero)
     rim = box_sum(zero.astype(np.uint8)) > 0
     lonely = safe & ~zero & ~rim

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import networkx as nx
     import numpy as np
 
-__all__ = ["king_graph", "box_sum", "PaddedGrid"]
+__all__ = ["king_graph", "box_sum", "mine_numbers", "PaddedGrid"]
 
 
 def king_graph(rows: int, cols: int, present: np.ndarray | None = None) -> nx.Graph:
@@ -67,6 +67,16 @@ def box_sum(cells: np.ndarray) -> np.ndarray:
     padded[1:-1, 1:-1] = cells
     across = padded[:, :-2] + padded[:, 1:-1] + padded[:, 2:]
     return across[:-2] + across[1:-1] + across[2:]
+
+
+def mine_numbers(mines: np.ndarray) -> np.ndarray:
+    """Each cell's count of mined neighbours (the number a cleared cell shows), as uint8.
+
+    Args:
+        mines: Boolean array of mines (missing cells must be False: they are nobody's mine).
+    """
+    cells = mines.astype("uint8")
+    return box_sum(cells) - cells
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpsolve.casual import CLEARED, COVERED, FLAGGED, CasualBoard, CasualResult, FinalState, solve_casual
-from cpsolve.grid import PaddedGrid, box_sum
+from cpsolve.grid import PaddedGrid, mine_numbers
 
 __all__ = ["PLAYERS", "Game", "GameEnd", "best_first_click", "play_from"]
 
@@ -102,7 +102,7 @@ class Game:
         rows, cols = board.mines.shape
         self.grid = PaddedGrid(rows, cols)
         mines = board.mines & board.present
-        numbers = box_sum(mines.astype(np.uint8)) - mines
+        numbers = mine_numbers(mines)
         self.numbers = numbers
         self.number = bytes(self.grid.pad(numbers.astype(np.uint8)))
         self.mine = bytes(self.grid.pad(mines.astype(np.uint8)))
