@@ -27,7 +27,8 @@ class BuildPyWithModels(build_py):
 setup(
     cmdclass={"build_py": BuildPyWithModels},
     ext_modules=[
-        Extension("cpsolve._casual_engine", ["cpsolve/_casual_engine.c"], optional=True),
+        Extension("cpsolve._casual_engine", ["cpsolve/_casual_engine.c"], depends=["cpsolve/_casual_rules.h"], optional=True),
+        Extension("cpsolve._play_engine", ["cpsolve/_play_engine.c"], depends=["cpsolve/_casual_rules.h"], optional=True),
         Extension("cpsolve._flood", ["cpsolve/_flood.c"], optional=True),
     ],
 )

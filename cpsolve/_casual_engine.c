@@ -11,49 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Clear start, apply the two rules to a fixpoint; changed cells go to `changed`. */
-static Py_ssize_t run_rules(Py_ssize_t start, uint8_t *state, const uint8_t *number, const int64_t *offsets,
-                            uint8_t *queued, int64_t *work, int64_t *changed, Py_ssize_t *cleared_out)
-{
-    Py_ssize_t count = 1, cleared = 1, top = 1;
-    state[start] = 1;
-    changed[0] = start;
-    work[0] = start;
-    queued[start] = 1;
-    while (top > 0) {
-        int64_t cell = work[--top];
-        queued[cell] = 0;
-        int covered = 0, flags = 0;
-        for (int k = 0; k < 8; k++) {
-            uint8_t mark = state[cell + offsets[k]];
-            if (mark == 0) covered++;
-            else if (mark == 2) flags++;
-        }
-        if (covered == 0) continue;
-        int mines_here = number[cell];
-        uint8_t new_mark;
-        if (flags == mines_here) new_mark = 1;
-        else if (flags + covered == mines_here) new_mark = 2;
-        else continue;
-        for (int k = 0; k < 8; k++) {
-            int64_t other = cell + offsets[k];
-            if (state[other] != 0) continue;
-            state[other] = new_mark;
-            changed[count++] = other;
-            if (new_mark == 1) {
-                cleared++;
-                if (!queued[other]) { queued[other] = 1; work[top++] = other; }
-            }
-            /* cleared neighbours of a changed cell see one covered cell fewer: look again */
-            for (int j = 0; j < 8; j++) {
-                int64_t around = other + offsets[j];
-                if (state[around] == 1 && !queued[around]) { queued[around] = 1; work[top++] = around; }
-            }
-        }
-    }
-    *cleared_out = cleared;
-    return count;
-}
+#include "_casual_rules.h"
 
 static int get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_t itemsize, const char *name)
 {
@@ -122,8 +80,8 @@ static PyObject *best_click(PyObject *self, PyObject *args)
         for (Py_ssize_t i = 0; i < n; i++) {
             int64_t start = starts[i];
             if (explored[start]) continue;
-            Py_ssize_t cleared;
-            Py_ssize_t count = run_rules(start, cells, number.buf, offsets.buf, queued, work, changed, &cleared);
+            ptrdiff_t cleared;
+            ptrdiff_t count = run_rules(start, cells, number.buf, offsets.buf, queued, work, changed, &cleared);
             tried++;
             for (Py_ssize_t c = 0; c < count; c++) {
                 int64_t cell = changed[c];
@@ -166,9 +124,9 @@ static PyObject *run_rules_py(PyObject *self, PyObject *args)
             || views[4].len < views[0].len * 8 || views[5].len < views[0].len * 8) {
             PyErr_SetString(PyExc_ValueError, "run_rules: start or buffer sizes out of range");
         } else {
-            Py_ssize_t cleared, count;
+            ptrdiff_t cleared, count;
             count = run_rules(start, views[0].buf, views[1].buf, views[2].buf, views[3].buf, views[4].buf, views[5].buf, &cleared);
-            result = Py_BuildValue("nn", count, cleared);
+            result = Py_BuildValue("nn", (Py_ssize_t)count, (Py_ssize_t)cleared);
         }
     }
     for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);

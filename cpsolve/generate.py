@@ -142,9 +142,10 @@ def draw_board(settings: GameSettings, rng: np.random.Generator, allowed_flat: n
     return mines.reshape(settings.rows, settings.cols)
 
 
-def _wins(mines: np.ndarray, settings: GameSettings) -> bool:
-    board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
-    return Game(board, settings.player, settings.use_total).play(settings.click).won
+def _new_game(settings: GameSettings) -> Game:
+    """A game of the settings' player on an empty board of their shape, for draws to reuse."""
+    empty = np.zeros((settings.rows, settings.cols), dtype=bool)
+    return Game(CasualBoard(empty, np.ones_like(empty)), settings.player, settings.use_total)
 
 
 @dataclass(frozen=True)
@@ -168,15 +169,18 @@ def generate_boards(settings: GameSettings, count: int) -> Iterator[Dealt]:
     rng = np.random.default_rng(settings.seed)
     allowed = np.flatnonzero(allowed_cells(settings))
     click = settings.click
+    game = _new_game(settings)
     for _ in range(count):
         tries = 0
         while True:
             tries += 1
             mines = draw_board(settings, rng, allowed)
-            if _wins(mines, settings):
+            game.set_mines(mines)
+            if game.wins(click):
                 break
         # the check: a fresh game on the board, as a reader of the output would play it
-        if mines[click] or not _wins(mines.copy(), settings):
+        replay = Game(CasualBoard(mines.copy(), np.ones(mines.shape, dtype=bool)), settings.player, settings.use_total)
+        if mines[click] or not replay.play(click).won:
             raise InternalError(f"a generated board failed its replay by the {settings.player} player")
         yield Dealt(mines, click, tries)
 

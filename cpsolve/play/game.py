@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpsolve.casual import CLEARED, COVERED, FLAGGED, CasualBoard, CasualResult, FinalState, solve_casual
+from cpsolve.errors import InternalError
 from cpsolve.grid import PaddedGrid, mine_numbers
 
 __all__ = ["PLAYERS", "Game", "GameEnd", "best_first_click", "play_from"]
@@ -55,7 +56,24 @@ def _run_rules_engine():
     return _casual_engine.run_rules
 
 
+def _advance_engine():
+    try:
+        from cpsolve import _play_engine
+    except ImportError:  # pragma: no cover - the extension is optional at install time
+        return None
+    return _play_engine.advance
+
+
 _run_rules = _run_rules_engine()
+_advance = _advance_engine()
+
+#: The compiled players' levels (``_play_engine.advance``); perfect's is without the total.
+LEVELS = {"casual": 0, "subset": 1, "perfect": 2}
+#: Nodes one compiled backbone search may visit before the game goes on in Python, which is
+#: exact without a bound (``python benchmarks/no_guess.py`` never reaches it on expert boards).
+SEARCH_BUDGET = 200_000
+#: advance()'s statuses.
+DONE, OUT_OF_BUDGET, UNSOUND = 0, 1, 2
 
 
 @dataclass
@@ -68,7 +86,8 @@ class GameEnd:
         flagged: Number of flagged cells.
         covered: Safe cells left covered (0 is a win).
         state: The cleared and flagged flat indices, for drawing.
-        deductions: How many times the stronger rules (subset, backbone) were called.
+        deductions: Subset passes that proved something, plus backbone steps: a measure of the
+            stronger rules' work (the final state does not depend on it).
     """
 
     click: tuple[int, int]
@@ -91,29 +110,44 @@ class Game:
         board: The board (mines and present cells).
         player: ``casual``, ``subset`` or ``perfect``.
         use_total: Whether the perfect player knows the total number of mines.
+        compiled: Use the compiled subset and perfect players (``_play_engine.c``) when built;
+            False runs the Python ones, the tests' reference.
+        search_budget: Nodes one compiled backbone search may visit before the game goes on in
+            Python.
     """
 
-    def __init__(self, board: CasualBoard, player: str = "casual", use_total: bool = True):
+    def __init__(self, board: CasualBoard, player: str = "casual", use_total: bool = True, *,
+                 compiled: bool = True, search_budget: int = SEARCH_BUDGET):
         if player not in PLAYERS:
             raise ValueError(f"unknown player {player!r}; use one of {', '.join(PLAYERS)}")
-        self.board = board
         self.player = player
         self.use_total = use_total
+        self.compiled = compiled and _advance is not None
+        self.search_budget = search_budget
         rows, cols = board.mines.shape
         self.grid = PaddedGrid(rows, cols)
-        mines = board.mines & board.present
-        numbers = mine_numbers(mines)
-        self.numbers = numbers
-        self.number = bytes(self.grid.pad(numbers.astype(np.uint8)))
-        self.mine = bytes(self.grid.pad(mines.astype(np.uint8)))
+        self.present = board.present
         self.start_state = bytes(self.grid.pad(np.where(board.present, COVERED, ABSENT).astype(np.uint8), ABSENT))
         self.offsets = array("q", self.grid.offsets)
-        self.safe_total = int(np.count_nonzero(board.present & ~board.mines))
-        self.mine_total = int(np.count_nonzero(mines))
         size = self.grid.size
         self._queued = bytearray(size)
         self._work = array("q", bytes(8 * size))
         self._changed = array("q", bytes(8 * size))
+        self.set_mines(board.mines)
+
+    def set_mines(self, mines: np.ndarray) -> None:
+        """Lay other mines on the same cells, keeping the tables that depend only on the shape.
+
+        The generator draws many boards of one shape; this spares it rebuilding them.
+        """
+        self.board = CasualBoard(mines, self.present)
+        mines = mines & self.present
+        numbers = mine_numbers(mines)
+        self.numbers = numbers
+        self.number = bytes(self.grid.pad(numbers.astype(np.uint8)))
+        self.mine = bytes(self.grid.pad(mines.astype(np.uint8)))
+        self.mine_total = int(np.count_nonzero(mines))
+        self.safe_total = int(np.count_nonzero(self.present)) - self.mine_total
 
     # -- the game ---------------------------------------------------------------------------
 
@@ -123,32 +157,80 @@ class Game:
         Returns:
             The final state. Raises ValueError if `click` is a mine or not a cell.
         """
-        start = self.grid.index(*click)
-        if self.start_state[start] != COVERED or self.mine[start]:
-            raise ValueError(f"first click {click} is not a safe cell")
-        from cpsolve.play.subset import subset_deductions
-
-        state = bytearray(self.start_state)
-        self._state = state
-        self.cleared = 0
-        dirty = self._clear(start)
-        deductions = 0
-        while self.cleared < self.safe_total and self.player != "casual":
-            safe, mines = subset_deductions(state, self.number, self.grid, dirty)
-            if not safe and not mines and self.player == "perfect":
-                from cpsolve.play.perfect import perfect_deductions
-
-                deductions += 1
-                safe, mines = perfect_deductions(self, state)
-            if not safe and not mines:
-                break
-            deductions += 1
-            dirty = self._apply(safe, mines)
-        flat = np.frombuffer(state, dtype=np.uint8)
+        self._run(click)
+        flat = np.frombuffer(self._state, dtype=np.uint8)
         cleared = np.flatnonzero(flat == CLEARED).tolist()
         flagged = np.flatnonzero(flat == FLAGGED).tolist()
         return GameEnd(click, len(cleared), len(flagged), self.safe_total - len(cleared),
-                       FinalState(click, cleared, flagged), deductions)
+                       FinalState(click, cleared, flagged), self.deductions)
+
+    def wins(self, click: tuple[int, int]) -> bool:
+        """Whether the player, starting at `click` (0-based, safe), clears every safe cell."""
+        self._run(click)
+        return self.cleared == self.safe_total
+
+    def _run(self, click: tuple[int, int]) -> None:
+        start = self.grid.index(*click)
+        if not (0 <= click[0] < self.grid.rows and 0 <= click[1] < self.grid.cols) \
+                or self.start_state[start] != COVERED or self.mine[start]:
+            raise ValueError(f"first click {click} is not a safe cell")
+        self._state = bytearray(self.start_state)
+        self.cleared = 0
+        self.deductions = 0
+        if not self.compiled or self.player == "casual":
+            self._close_in_python(self._clear(start))
+            return
+        # the compiled subset and perfect players; with the total, the view's backbone in Python
+        # whenever they are stuck (what they prove without the total holds with it)
+        if not self._advance(start):
+            return
+        while self.player == "perfect" and self.use_total and self.cleared < self.safe_total:
+            from cpsolve.play.perfect import perfect_deductions
+
+            self.deductions += 1
+            safe, mines = perfect_deductions(self, self._state)
+            if not safe and not mines:
+                return
+            self._apply(safe, mines)
+            if not self._advance(-1):
+                return
+
+    def _advance(self, start: int) -> bool:
+        """Run the compiled player from the state (clearing `start` unless -1).
+
+        Returns:
+            True when it finished; False when a search ran out of budget, in which case the game
+            has been finished in Python from the sound state the engine left.
+        """
+        status, cleared, deductions = _advance(self._state, self.number, self.mine, self.offsets, start,
+                                               LEVELS[self.player], self.search_budget)
+        self.cleared += cleared
+        self.deductions += deductions
+        if status == UNSOUND:
+            raise InternalError(f"the compiled {self.player} player cleared a mine or flagged a safe cell")
+        if status == DONE:
+            return True
+        cleared_cells = np.flatnonzero(np.frombuffer(self._state, dtype=np.uint8) == CLEARED).tolist()
+        self._close_in_python(set(cleared_cells))
+        return False
+
+    def _close_in_python(self, dirty: set[int]) -> None:
+        """Apply the player's rules in Python until stuck; `dirty` are the cells changed lately."""
+        from cpsolve.play.subset import subset_deductions
+
+        state = self._state
+        while self.cleared < self.safe_total and self.player != "casual":
+            safe, mines = subset_deductions(state, self.number, self.grid, dirty)
+            if safe or mines:
+                self.deductions += 1
+            elif self.player == "perfect":
+                from cpsolve.play.perfect import perfect_deductions
+
+                self.deductions += 1
+                safe, mines = perfect_deductions(self, state)
+            if not safe and not mines:
+                break
+            dirty = self._apply(safe, mines)
 
     def _clear(self, cell: int) -> set[int]:
         """Clear (or re-examine, if already cleared) `cell` and run the casual rules in C.
