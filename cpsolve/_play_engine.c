@@ -309,8 +309,9 @@ static void *grab(size_t count, size_t size, int *failed)
     return p;
 }
 
-/* Find the frontier's backbone and list it. Returns 0, or OUT_OF_BUDGET, NO_MEMORY, UNSOUND. */
-static int perfect_step(Engine *e)
+/* Find the frontier's backbone and list it, counting the step when there is a frontier.
+ * Returns 0, or OUT_OF_BUDGET, NO_MEMORY, UNSOUND. */
+static int perfect_step(Engine *e, Py_ssize_t *steps)
 {
     ptrdiff_t kept = 0;
     for (ptrdiff_t i = 0; i < e->nfront; i++) { /* cleared cells never regain a covered neighbour */
@@ -319,6 +320,8 @@ static int perfect_step(Engine *e)
         if (covered_around(e, a, covered, &need) > 0) e->front[kept++] = a;
     }
     e->nfront = kept;
+    if (kept == 0) return 0;
+    ++*steps;
     int nclues = (int)kept, most = 8 * nclues, failed = 0, status = 0;
     Frontier f = {0};
     f.budget = e->budget;
@@ -422,8 +425,7 @@ static int advance(Engine *e, int64_t start, int level, Py_ssize_t *deductions)
             if (e->nsafe || e->nmines) { apply(e); ++*deductions; continue; }
         }
         if (level < 2) break;
-        ++*deductions;
-        int status = perfect_step(e);
+        int status = perfect_step(e, deductions);
         if (status) return status;
         if (!e->nsafe && !e->nmines) break;
         apply(e);

@@ -8,7 +8,7 @@ from typing import Mapping
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bruteforce import casual_oracle
@@ -54,6 +54,21 @@ def engine(request, monkeypatch):
     return request.param
 
 
+@pytest.fixture(params=["compiled", "python"])
+def implementation(request, monkeypatch):
+    """The compiled subset and perfect players (``_play_engine``), and the Python ones.
+
+    The choice holds for a whole test (hypothesis examples included), so it need not be reset.
+    """
+    from cpsolve.play import game
+
+    if request.param == "python":
+        monkeypatch.setattr(game, "_advance", None)
+    elif game._advance is None:
+        pytest.skip("the compiled players (cpsolve._play_engine) were not built")
+    return request.param
+
+
 def covered(rows, player, use_total=True, click=None):
     return best_first_click(CasualBoard.from_rows(rows), player, use_total, click).covered
 
@@ -75,17 +90,17 @@ def test_casual_player_is_the_contest_engine(rows):
         assert min(play_from(board, click, "casual").covered for click in safe) == casual_oracle(rows)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(1, 6).flatmap(
     lambda rows: st.integers(1, 6).flatmap(
         lambda cols: st.lists(st.text(alphabet="M...#", min_size=cols, max_size=cols), min_size=rows, max_size=rows))))
-def test_subset_player_matches_brute_force(rows):
+def test_subset_player_matches_brute_force(implementation, rows):
     assert covered(rows, "subset") == best_over_clicks(rows, subset_play)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(5, 9), st.integers(5, 9), st.floats(0.1, 0.3), st.integers(0, 2**32 - 1))
-def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(height, width, density, seed):
+def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(implementation, height, width, density, seed):
     rng = np.random.default_rng(seed)
     rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < density]
     board = CasualBoard.from_rows(rows)
@@ -99,7 +114,7 @@ def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(heig
 
 
 @pytest.mark.parametrize("use_total", [True, False])
-def test_perfect_player_matches_brute_force(engine, use_total):
+def test_perfect_player_matches_brute_force(implementation, engine, use_total):
     rng = np.random.default_rng(12 + use_total)
     for _ in range(60):
         height, width = int(rng.integers(1, 4)), int(rng.integers(2, 5))
@@ -108,7 +123,7 @@ def test_perfect_player_matches_brute_force(engine, use_total):
         assert covered(rows, "perfect", use_total) == expected, rows
 
 
-def test_perfect_players_first_click_on_a_number_with_the_total(engine):
+def test_perfect_players_first_click_on_a_number_with_the_total(implementation, engine):
     # ..*. with one mine: the 1 at column 2 and the count prove column 4 safe
     rows = ["..M."]
     assert covered(rows, "perfect", True, click=(0, 1)) == 0
@@ -118,7 +133,7 @@ def test_perfect_players_first_click_on_a_number_with_the_total(engine):
     assert covered(rows, "perfect", True) == best_over_clicks(rows, lambda g, c: perfect_play(g, c, True))
 
 
-def test_players_are_ordered_on_every_board():
+def test_players_are_ordered_on_every_board(implementation):
     """perfect leaves no more covered than subset, subset no more than casual (each click and overall)."""
     rng = np.random.default_rng(7)
     for _ in range(40):
@@ -128,7 +143,7 @@ def test_players_are_ordered_on_every_board():
         assert answers == sorted(answers, reverse=True), (rows, answers)
 
 
-def test_perfect_player_from_the_centre_on_larger_boards():
+def test_perfect_player_from_the_centre_on_larger_boards(implementation):
     """4x4 and 5x5 boards with an opening at the centre: cpsolve.deduce against full enumeration."""
     from cpsolve.generate import GameSettings, draw_board
     from bruteforce_players import _placements, parse

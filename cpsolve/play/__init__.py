@@ -14,8 +14,11 @@ Players (each one's rules include the previous one's):
 
 Modules:
     game:    one game on flat arrays, and the fewest cells left covered over first clicks.
-    subset:  the subset rule.
+    subset:  the subset rule (the Python reference).
     perfect: the player's view as a clue puzzle, handed to the deduction engine.
+
+The subset and perfect players also exist compiled (``cpsolve/_play_engine.c``), which games
+use by default; the Python ones are their reference and fallback.
 """
 
 from cpsolve.play.game import PLAYERS, Game, GameEnd, best_first_click, play_from

@@ -1,11 +1,20 @@
 """One game in progress for any player, and the fewest safe cells left covered over first clicks.
 
 A :class:`Game` holds one board on flat padded arrays (:class:`cpsolve.grid.PaddedGrid`), the
-same layout as the casual engine, so the casual rules run in its compiled worklist
-(``cpsolve._casual_engine.run_rules``, unchanged) and the stronger rules of the subset and
-perfect players only run when those are stuck. Every player's knowledge only grows: a cell
-once cleared or flagged stays so, and each rule's conclusions stay true with more cells
-known. That has two consequences used here:
+same layout as the casual engine, so the casual rules run in its compiled worklist and the
+stronger rules of the subset and perfect players only run when those are stuck. Two
+implementations play the subset and perfect players:
+
+- compiled (``cpsolve/_play_engine.c``, the default when built): the whole game in one call;
+  the perfect player's backbone without the total comes from a search steered by the true
+  mines (see that file). With the total, the view's backbone is asked of
+  :mod:`cpsolve.deduce` whenever the compiled player (without it) is stuck.
+- Python (:mod:`cpsolve.play.subset`, :mod:`cpsolve.play.perfect`): the reference, and the
+  fallback where a compiled search exceeds its node budget or the extension was not built.
+
+The tests hold the two to the same final state on every game. Every player's knowledge only
+grows: a cell once cleared or flagged stays so, and each rule's conclusions stay true with
+more cells known. That has two consequences used here:
 
 - A game's final state from a first click is unique (the order rules fire in does not matter).
 - If cell B is cleared in the final state from click A, the final state from B is contained

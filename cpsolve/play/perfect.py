@@ -13,8 +13,12 @@ Notes:
 
     Without the total, only the frontier is handed over (numbers with a covered neighbour, their
     covered cells and flags): covered cells touching no number are free either way. With the
-    total, every covered cell is linked through the count, so the whole view goes. (Handing over
-    only the frontier parts that changed since the last call would save work; it is not done yet.)
+    total, every covered cell is linked through the count, so the whole view goes.
+
+    This is the reference player and the fallback. Games run the compiled player
+    (``cpsolve/_play_engine.c``) by default, which finds the same backbone without the total by
+    a search that knows the true mines; with the total, this module is asked only when that
+    player is stuck.
 """
 
 from __future__ import annotations

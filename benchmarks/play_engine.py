@@ -1,0 +1,90 @@
+"""The compiled players against the Python ones, and how close their searches come to the budget.
+
+For each board size, plays the same random games (first click at the centre with an opening,
+as the generator deals) with the compiled players (``cpsolve/_play_engine.c``) and the Python
+ones, checks that they end in the same state, and prints the time per game of each and their
+ratio. Then it replays the compiled perfect player (without the total) under smaller search
+budgets and counts the searches that ran out (each such game finishes in Python), which bounds
+the largest search met: a budget with no fallback is above every search of the run.
+
+Usage: python benchmarks/play_engine.py [--games N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from cpsolve.casual import CasualBoard
+from cpsolve.generate import GameSettings, draw_board
+from cpsolve.play import game as game_module
+from cpsolve.play.game import Game
+
+SIZES = [("beginner", 9, 9, 10), ("intermediate", 16, 16, 40), ("expert", 16, 30, 99), ("100x100", 100, 100, 1600)]
+BUDGETS = [10, 100, 1_000, 10_000]
+
+
+def boards(rows: int, cols: int, mines: int, games: int, seed: int) -> list[CasualBoard]:
+    settings = GameSettings(rows, cols, mines, seed=seed)
+    drawn = [draw_board(settings, np.random.default_rng([seed, k])) for k in range(games)]
+    return [CasualBoard(m, np.ones(m.shape, dtype=bool)) for m in drawn]
+
+
+def timed(board_list, click, player, use_total, **options):
+    began = time.perf_counter()
+    ends = [Game(b, player, use_total, **options).play(click) for b in board_list]
+    return (time.perf_counter() - began) / len(board_list), ends
+
+
+def fallbacks(board_list, click, budget: int) -> int:
+    """Searches that ran out of `budget` nodes over the games (the compiled perfect player, no total)."""
+    original, count = game_module._advance, 0
+
+    def counting(*args):
+        nonlocal count
+        result = original(*args)
+        count += result[0] == game_module.OUT_OF_BUDGET
+        return result
+
+    game_module._advance = counting
+    try:
+        for board in board_list:
+            Game(board, "perfect", False, search_budget=budget).play(click)
+    finally:
+        game_module._advance = original
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if game_module._advance is None:
+        raise SystemExit("cpsolve._play_engine was not built")
+    warm = boards(16, 30, 99, 3, args.seed + 1)  # imports (deduce) paid before timing
+    for player, use_total in (("subset", True), ("perfect", False), ("perfect", True)):
+        timed(warm, (7, 14), player, use_total)
+        timed(warm, (7, 14), player, use_total, compiled=False)
+    print(f"{'board':13} {'player':19} {'games':>5} {'compiled ms':>11} {'python ms':>10} {'ratio':>7} {'won':>5}")
+    for name, rows, cols, mines in SIZES:
+        games = args.games if rows * cols < 1000 else max(args.games // 10, 5)
+        board_list = boards(rows, cols, mines, games, args.seed)
+        click = ((rows - 1) // 2, (cols - 1) // 2)
+        for player, use_total in (("subset", True), ("perfect", False), ("perfect", True)):
+            fast, fast_ends = timed(board_list, click, player, use_total)
+            slow, slow_ends = timed(board_list, click, player, use_total, compiled=False)
+            for a, b in zip(fast_ends, slow_ends):
+                if (a.state.cleared, a.state.flagged) != (b.state.cleared, b.state.flagged):
+                    raise SystemExit(f"{name} {player}: compiled and Python players disagree")
+            label = player + ("" if use_total else " --no-total")
+            won = sum(end.won for end in fast_ends)
+            print(f"{name:13} {label:19} {games:5d} {fast * 1e3:11.3f} {slow * 1e3:10.2f} {slow / fast:7.1f} {won:5d}")
+        counts = ", ".join(f"{budget}: {fallbacks(board_list, click, budget)}" for budget in BUDGETS)
+        print(f"{name:13} searches out of budget (perfect --no-total), by budget: {counts}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""The compiled subset and perfect players (``cpsolve._play_engine``) against the Python ones.
+
+The Python players (``cpsolve.play.subset``, ``cpsolve.play.perfect`` over ``cpsolve.deduce``)
+are themselves checked against brute force in test_players.py; here the compiled ones must end
+every game in exactly the same state, on boards with holes, narrow boards, larger boards where
+frontier components grow, and with a search budget of one node, which sends every backbone
+search back to Python mid-game.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpsolve.casual import CasualBoard
+from cpsolve.errors import InternalError
+from cpsolve.generate import GameSettings, generate_boards
+from cpsolve.play import game as game_module
+from cpsolve.play.game import Game
+
+pytestmark = pytest.mark.skipif(game_module._advance is None,
+                                reason="the compiled players (cpsolve._play_engine) were not built")
+
+PLAYERS = [("subset", True), ("perfect", False), ("perfect", True)]
+
+
+def final(board, click, player, use_total, **options):
+    end = Game(board, player, use_total, **options).play(click)
+    return sorted(end.state.cleared), sorted(end.state.flagged)
+
+
+def assert_same_game(board, click):
+    for player, use_total in PLAYERS:
+        expected = final(board, click, player, use_total, compiled=False)
+        assert final(board, click, player, use_total) == expected, (player, use_total)
+        assert final(board, click, player, use_total, search_budget=1) == expected, (player, use_total, "budget 1")
+
+
+@st.composite
+def board_and_click(draw):
+    rows, cols = draw(st.integers(1, 9)), draw(st.integers(1, 9))
+    cells = draw(st.lists(st.sampled_from("M....#"), min_size=rows * cols, max_size=rows * cols))
+    grid = np.array(cells).reshape(rows, cols)
+    safe = np.argwhere(grid == ".")
+    if len(safe) == 0:
+        grid[0, 0] = "."
+        safe = np.array([[0, 0]])
+    click = tuple(int(x) for x in safe[draw(st.integers(0, len(safe) - 1))])
+    return CasualBoard(grid == "M", grid != "#"), click
+
+
+@settings(max_examples=300, deadline=None)
+@given(board_and_click())
+def test_compiled_players_end_where_the_python_ones_do(case):
+    assert_same_game(*case)
+
+
+@pytest.mark.parametrize("shape", [(1, 40), (40, 1), (2, 30), (30, 3)])
+def test_compiled_players_on_narrow_boards(shape):
+    rng = np.random.default_rng(sum(shape))
+    for _ in range(15):
+        mines = rng.random(shape) < rng.uniform(0.05, 0.3)
+        board = CasualBoard(mines, np.ones(shape, dtype=bool))
+        safe = np.argwhere(~mines)
+        if len(safe):
+            assert_same_game(board, tuple(int(x) for x in safe[rng.integers(len(safe))]))
+
+
+@pytest.mark.parametrize("size, density", [(24, 0.12), (30, 0.16), (30, 0.2), (40, 0.14)])
+def test_compiled_perfect_player_on_larger_boards(size, density):
+    """Long games with wide frontiers, each started on a zero cell (an opening)."""
+    rng = np.random.default_rng(int(size * 100 * density))
+    games = 0
+    while games < 4:
+        mines = rng.random((size, size)) < density
+        board = CasualBoard(mines, np.ones_like(mines))
+        zero = np.argwhere(~mines & (Game(board).numbers == 0))
+        if len(zero) == 0:
+            continue
+        click = tuple(int(x) for x in zero[rng.integers(len(zero))])
+        for player, use_total in (("subset", True), ("perfect", False)):
+            assert final(board, click, player, use_total) == final(board, click, player, use_total, compiled=False)
+        games += 1
+
+
+def test_generated_boards_are_won_by_the_python_player():
+    """The generator plays with the compiled player; the Python one must win its boards too."""
+    settings_ = GameSettings(12, 12, 24, "perfect", False, seed=4)
+    for dealt in generate_boards(settings_, 6):
+        board = CasualBoard(dealt.mines, np.ones(dealt.mines.shape, dtype=bool))
+        assert Game(board, "perfect", False, compiled=False).play(dealt.first).won
+
+
+def test_a_cleared_mine_is_reported_as_a_bug():
+    """advance() checks each cell it clears or flags against the mines it was given."""
+    mines = np.zeros((5, 5), dtype=bool)
+    mines[4, 4] = True
+    game = Game(CasualBoard(mines, np.ones_like(mines)), "perfect", False)
+    lying = bytearray(game.mine)
+    lying[game.grid.index(0, 4)] = 1  # the numbers say safe; the mine table says mine
+    game.mine = bytes(lying)
+    with pytest.raises(InternalError, match="cleared a mine"):
+        game.play((0, 0))
+
+
+def test_advance_refuses_tables_that_are_not_a_padded_board():
+    game = Game(CasualBoard(np.zeros((4, 4), dtype=bool), np.ones((4, 4), dtype=bool)), "perfect", False)
+    advance = game_module._advance
+    state = bytearray(game.start_state)
+    good = (state, game.number, game.mine, game.offsets)
+    start = game.grid.index(1, 1)
+    with pytest.raises(ValueError, match="level"):
+        advance(*good, start, 3, 100)
+    with pytest.raises(ValueError, match="covered cell"):
+        advance(*good, 0, 2, 100)
+    with pytest.raises(ValueError, match="neighbour offsets"):
+        advance(state, game.number, game.mine, array("q", [-7, -6, -5, -1, 1, 5, 7, 6]), start, 2, 100)
+    with pytest.raises(ValueError, match="as long as state"):
+        advance(state, game.number[:5], game.mine, game.offsets, start, 2, 100)
+    bare = bytearray(state)
+    bare[0] = 0  # a border cell that is not absent
+    with pytest.raises(ValueError, match="absent"):
+        advance(bare, game.number, game.mine, game.offsets, start, 2, 100)
+    with pytest.raises(ValueError, match="budget"):
+        advance(*good, start, 2, 0)
+    assert advance(*good, start, 2, 100) == (0, 16, 0)  # no mine: one click clears all 16
