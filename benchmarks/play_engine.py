@@ -7,7 +7,12 @@ ratio. Then it replays the compiled perfect player (without the total) under sma
 budgets and counts the searches that ran out (each such game finishes in Python), which bounds
 the largest search met: a budget with no fallback is above every search of the run.
 
-Usage: python benchmarks/play_engine.py [--games N] [--seed S]
+Last, positions no game reaches but a puzzle can: clues at every other cell of a band, whose
+frontier components run its whole length. The compiled perfect player (no total) plays on from
+each, then the Python one (up to --python-cols long), and the largest budget that still sends a
+search back to Python is found by doubling.
+
+Usage: python benchmarks/play_engine.py [--games N] [--seed S] [--python-cols C]
 """
 
 from __future__ import annotations
@@ -57,10 +62,54 @@ def fallbacks(board_list, click, budget: int) -> int:
     return count
 
 
+BANDS = [(3, 301, 0.3), (3, 3001, 0.25), (3, 30001, 0.25), (5, 201, 0.3), (5, 2001, 0.2)]
+
+
+def lattice_game(rows: int, cols: int, density: float, seed: int, **options) -> Game:
+    """A perfect player (no total) facing clues at every other row and column of the band."""
+    rng = np.random.default_rng(seed)
+    clue = np.zeros((rows, cols), dtype=bool)
+    clue[::2, ::2] = True
+    mines = (rng.random((rows, cols)) < density) & ~clue
+    game = Game(CasualBoard(mines, np.ones_like(mines)), "perfect", False, **options)
+    game._state = bytearray(game.start_state)
+    for r, c in np.argwhere(clue):
+        game._state[game.grid.index(int(r), int(c))] = game_module.CLEARED
+    game.cleared, game.deductions = int(clue.sum()), 0
+    return game
+
+
+def bands(seed: int, python_cols: int) -> None:
+    print(f"\n{'band':10} {'compiled s':>10} {'python s':>9} {'cleared':>8} {'largest budget that falls back':>31}")
+    for rows, cols, density in BANDS:
+        compiled = lattice_game(rows, cols, density, seed)
+        began = time.perf_counter()
+        compiled._advance(-1)
+        fast = time.perf_counter() - began
+        slow = "-"
+        if cols <= python_cols:
+            python = lattice_game(rows, cols, density, seed, compiled=False)
+            began = time.perf_counter()
+            python._close_in_python({i for i, v in enumerate(python._state) if v == game_module.CLEARED})
+            slow = f"{time.perf_counter() - began:9.2f}"
+            if python._state != compiled._state:
+                raise SystemExit(f"band {rows}x{cols}: compiled and Python players disagree")
+        budget, falls_back = 1, 0
+        while budget <= game_module.SEARCH_BUDGET:
+            game = lattice_game(rows, cols, density, seed)
+            status = game_module._advance(game._state, game.number, game.mine, game.offsets, -1,
+                                          game_module.LEVELS["perfect"], budget)[0]
+            if status != game_module.OUT_OF_BUDGET:
+                break
+            falls_back, budget = budget, budget * 2
+        print(f"{rows}x{cols:<8} {fast:10.3f} {slow:>9} {compiled.cleared:8d} {falls_back:31d}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--python-cols", type=int, default=3001, help="longest band the Python player plays")
     args = parser.parse_args()
     if game_module._advance is None:
         raise SystemExit("cpsolve._play_engine was not built")
@@ -84,6 +133,7 @@ def main() -> None:
             print(f"{name:13} {label:19} {games:5d} {fast * 1e3:11.3f} {slow * 1e3:10.2f} {slow / fast:7.1f} {won:5d}")
         counts = ", ".join(f"{budget}: {fallbacks(board_list, click, budget)}" for budget in BUDGETS)
         print(f"{name:13} searches out of budget (perfect --no-total), by budget: {counts}")
+    bands(args.seed, args.python_cols)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,11 @@
  * other value. For each cell not yet seen with its other value, a depth-first search with unit
  * propagation looks for a placement of the component that flips it, trying the true values
  * first and choosing cells in breadth-first order from the flipped one, so a refutation stays
- * local. Each placement found marks every cell it flips, so most cells need no search of their
- * own. A cell whose search fails is proven and fixed for the rest of the component, with what
- * it forces. The answer depends only on the revealed numbers; the mines only steer the search.
+ * local; it stops as soon as the true values of the cells left complete the placement, so a flip
+ * absorbed nearby costs a few nodes however large the component. Each placement found marks
+ * every cell it flips, so most cells need no search of their own. A cell whose search fails is
+ * proven and fixed for the rest of the component, with what it forces. The answer depends only
+ * on the revealed numbers; the mines only steer the search.
  *
  * Each search has a node budget. When one runs out, advance() stops before applying that step
  * and says so; the caller continues from the state with the Python players, which are exact
@@ -186,11 +188,19 @@ typedef struct {
     uint8_t *clue_size, *var_size, *truth, *flipped;
     int8_t *value;                     /* -1 unassigned */
     int *sum, *open;                   /* per clue: mines assigned, cells unassigned */
+    int *dev, nbad;                    /* per clue: sum of value - truth when assigned; clues with dev != 0 */
     int *trail, ntrail, *stack, top;   /* assignments in order; clues to propagate */
     int *order, *seen, stamp;          /* breadth-first order from a search's cell */
     int *decision, *decision_pos, *decision_trail; uint8_t *decision_second;
     long long nodes, budget;
 } Frontier;
+
+static void deviate(Frontier *f, int c, int by)
+{
+    int was = f->dev[c] != 0;
+    f->dev[c] += by;
+    f->nbad += (f->dev[c] != 0) - was;
+}
 
 static int assign(Frontier *f, int v, int x)
 {
@@ -201,6 +211,7 @@ static int assign(Frontier *f, int v, int x)
         int c = f->var_clues[8 * v + j];
         f->open[c]--;
         f->sum[c] += x;
+        deviate(f, c, x - f->truth[v]);
         if (f->sum[c] > f->need[c] || f->sum[c] + f->open[c] < f->need[c]) ok = 0;
         else if (f->open[c] > 0 && (f->sum[c] == f->need[c] || f->sum[c] + f->open[c] == f->need[c]))
             f->stack[f->top++] = c;
@@ -216,6 +227,7 @@ static void undo(Frontier *f, int to)
             int c = f->var_clues[8 * v + j];
             f->open[c]++;
             f->sum[c] -= x;
+            deviate(f, c, f->truth[v] - x);
         }
         f->value[v] = -1;
     }
@@ -247,37 +259,40 @@ static int try_value(Frontier *f, int v, int x)
     return 0;
 }
 
-/* The component's cells in breadth-first order from cell `from` (all n of them). */
-static void order_from(Frontier *f, int from, int n)
+/* Is there a placement with cell t's value flipped? 1 yes (its flips are marked), 0 no, -1 budget spent.
+ * Stops as soon as the true values of the unassigned cells complete the partial assignment (no clue
+ * deviates from the truth), so a flip absorbed nearby costs a few nodes however large the component.
+ * The breadth-first order from t is built only as far as the search reaches. */
+static int flip_search(Frontier *f, int t)
 {
-    int head = 0, tail = 0;
-    f->stamp++;
-    f->order[tail++] = from;
-    f->seen[from] = f->stamp;
-    while (head < tail && tail < n) {
-        int v = f->order[head++];
-        for (int j = 0; j < f->var_size[v]; j++) {
-            int c = f->var_clues[8 * v + j];
-            for (int i = 0; i < f->clue_size[c]; i++) {
-                int u = f->clue_vars[8 * c + i];
-                if (f->seen[u] != f->stamp) { f->seen[u] = f->stamp; f->order[tail++] = u; }
-            }
-        }
-    }
-}
-
-/* Is there a placement with cell t's value flipped? 1 yes (its flips are marked), 0 no, -1 budget spent. */
-static int flip_search(Frontier *f, int t, int n)
-{
-    int base = f->ntrail, depth = 0, pos = 0;
+    int base = f->ntrail, depth = 0, pos = 0, head = 0, tail = 0;
     if (!try_value(f, t, 1 - f->truth[t])) { undo(f, base); return 0; }
-    order_from(f, t, n);
     f->nodes = 0;
+    f->stamp++;
+    f->order[tail++] = t;
+    f->seen[t] = f->stamp;
     for (;;) {
-        while (pos < n && f->value[f->order[pos]] >= 0) pos++;
-        if (pos == n) {
-            for (int i = 0; i < n; i++) {
-                int u = f->order[i];
+        /* A placement: the truth completes the partial one (no clue deviates), or every cell of the
+         * component is assigned and propagation has checked every clue. */
+        int placed = f->nbad == 0;
+        if (!placed) {
+            for (;;) { /* the next unassigned cell in breadth-first order, reaching further when needed */
+                while (pos < tail && f->value[f->order[pos]] >= 0) pos++;
+                if (pos < tail || head == tail) break;
+                int v = f->order[head++];
+                for (int j = 0; j < f->var_size[v]; j++) {
+                    int c = f->var_clues[8 * v + j];
+                    for (int i = 0; i < f->clue_size[c]; i++) {
+                        int u = f->clue_vars[8 * c + i];
+                        if (f->seen[u] != f->stamp) { f->seen[u] = f->stamp; f->order[tail++] = u; }
+                    }
+                }
+            }
+            placed = pos == tail;
+        }
+        if (placed) {
+            for (int i = base; i < f->ntrail; i++) {
+                int u = f->trail[i];
                 if (f->value[u] != f->truth[u]) f->flipped[u] = 1;
             }
             undo(f, base);
@@ -330,6 +345,7 @@ static int perfect_step(Engine *e, Py_ssize_t *steps)
     f.clue_size = grab(nclues, 1, &failed);
     f.sum = grab(nclues, sizeof(int), &failed);
     f.open = grab(nclues, sizeof(int), &failed);
+    f.dev = grab(nclues, sizeof(int), &failed);
     f.stack = grab(8 * (size_t)most + 8, sizeof(int), &failed);
     f.var_clues = grab(8 * (size_t)most, sizeof(int), &failed);
     f.var_size = grab(most, 1, &failed);
@@ -389,7 +405,7 @@ static int perfect_step(Engine *e, Py_ssize_t *steps)
         for (int i = 0; i < n && !status; i++) {
             int t = component[i];
             if (f.flipped[t] || f.value[t] >= 0) continue;
-            int found = flip_search(&f, t, n);
+            int found = flip_search(&f, t);
             if (found < 0) status = OUT_OF_BUDGET;
             else if (found == 0 && !try_value(&f, t, f.truth[t])) status = UNSOUND; /* the mines are a placement */
         }
@@ -405,7 +421,7 @@ done:
         for (ptrdiff_t i = 0; i < e->nmines; i++) e->mark[e->mines[i]] &= ~LISTED;
         e->nsafe = e->nmines = 0;
     }
-    free(f.need); free(f.clue_vars); free(f.clue_size); free(f.sum); free(f.open); free(f.stack);
+    free(f.need); free(f.clue_vars); free(f.clue_size); free(f.sum); free(f.open); free(f.dev); free(f.stack);
     free(f.var_clues); free(f.var_size); free(f.truth); free(f.flipped); free(f.value); free(f.trail);
     free(f.order); free(f.seen); free(f.decision); free(f.decision_pos); free(f.decision_trail);
     free(f.decision_second); free(component); free(var_cell); free(in_component);

@@ -70,3 +70,46 @@ def random_puzzle(rng: random.Random, max_unknown: int = 14):
         clues[cell] = value
     board_mines = len(mines - holes)
     return rows, cols, clues, known, unknown, holes, board_mines
+
+
+def count_column_by_column(rows: int, cols: int, clues: dict, unknown: set) -> int:
+    """The number of solutions (no known mines, no total) of a board only a few rows high.
+
+    Assigns whole columns left to right, remembering the last two; a column's clues are checked
+    once the column after it is assigned. Work grows with cols * 8**rows, so the board can be
+    long where :func:`solutions` could not enumerate it.
+    """
+    def fillings(col):
+        free = [row for row in range(rows) if (row, col) in unknown]
+        for bits in product((0, 1), repeat=len(free)):
+            yield frozenset((row, col) for row, bit in zip(free, bits) if bit)
+
+    def clues_hold(col, mines):
+        return all(sum(n in mines for n in neighbours((row, col))) == clues[(row, col)]
+                   for row in range(rows) if (row, col) in clues)
+
+    # ways[(column before, column)]: assignments of the columns so far, with their clues checked
+    # up to the column before
+    ways = {(frozenset(), filling): 1 for filling in fillings(0)}
+    for col in range(1, cols + 1):
+        following: dict = {}
+        for (before, current), count in ways.items():
+            for filling in (fillings(col) if col < cols else [frozenset()]):
+                if clues_hold(col - 1, before | current | filling):
+                    key = (current, filling)
+                    following[key] = following.get(key, 0) + count
+        ways = following
+    return sum(ways.values())
+
+
+def lattice_band(rows: int, cols: int, density: float, rng: random.Random):
+    """Clues at every other row and column, every other cell unknown (mines at `density`).
+
+    Returns (clues, unknown, mines). No game reveals this, but puzzles can, and its components
+    run the length of the band: the frontier orders' hard case.
+    """
+    clue_cells = {(r, c) for r in range(0, rows, 2) for c in range(0, cols, 2)}
+    unknown = {(r, c) for r in range(rows) for c in range(cols)} - clue_cells
+    mines = {cell for cell in sorted(unknown) if rng.random() < density}
+    clues = {cell: sum(n in mines for n in neighbours(cell)) for cell in clue_cells}
+    return clues, unknown, mines

@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruteforce_puzzle import neighbours, oracle, random_puzzle
+from bruteforce_puzzle import count_column_by_column, lattice_band, neighbours, oracle, random_puzzle
 from cpsolve.deduce import Position, analyse, backbone, weigh
 from cpsolve.deduce import count as count_module
+from cpsolve.deduce import cpsat as cpsat_module
 from cpsolve.deduce.position import reduce_position
 from cpsolve.outcome import Status
 
@@ -57,6 +58,35 @@ def test_cpsat_fallback_counts_like_the_dp(monkeypatch):
         rows, cols, clues, known, unknown, _holes, board_mines = random_puzzle(rng, max_unknown=10)
         for total in (None, board_mines):
             _check_against_oracle(rows, cols, clues, known, unknown, total)
+
+
+@pytest.mark.parametrize("ranking", sorted(count_module._RANKINGS))
+def test_every_frontier_order_counts_like_bruteforce(monkeypatch, ranking):
+    # one ranking only, so the DP runs along the order that ranking walks
+    monkeypatch.setattr(count_module, "_RANKINGS", {ranking: count_module._RANKINGS[ranking]})
+    rng = random.Random(ranking)
+    for _ in range(40):
+        rows, cols, clues, known, unknown, _holes, board_mines = random_puzzle(rng, max_unknown=11)
+        for total in (None, board_mines):
+            _check_against_oracle(rows, cols, clues, known, unknown, total)
+
+
+@pytest.mark.parametrize("rows, cols, density, seed", [(3, 301, 0.3, 1), (3, 401, 0.25, 2), (3, 201, 0.4, 3)])
+def test_a_long_band_of_clues_is_counted_along_it(monkeypatch, rows, cols, density, seed):
+    """Clues at every other cell of a band. An order that fans out along one edge of it holds tens
+    of thousands of DP states and more (then CP-SAT enumerates for minutes); one that walks along
+    the band holds a few hundred at most."""
+    monkeypatch.setattr(count_module, "MAX_STATES", 1000)
+
+    def no_enumeration(*_args):
+        raise AssertionError("the count was handed to CP-SAT enumeration")
+
+    monkeypatch.setattr(cpsat_module, "enumerate_component", no_enumeration)
+    clues, unknown, mines = lattice_band(rows, cols, density, random.Random(seed))
+    position = Position(rows, cols, clues, frozenset(), frozenset(unknown))
+    answer = analyse(position, count=True, backbone=True)
+    assert answer.count == count_column_by_column(rows, cols, clues, unknown)
+    assert answer.surely_mine <= mines and not answer.surely_safe & mines
 
 
 def _blocks(blocks: int, clue: int, floating: int) -> Position:

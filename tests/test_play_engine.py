@@ -9,6 +9,7 @@ search back to Python mid-game.
 
 from __future__ import annotations
 
+import random
 from array import array
 
 import numpy as np
@@ -16,11 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bruteforce_puzzle import lattice_band
+
 from cpsolve.casual import CasualBoard
 from cpsolve.errors import InternalError
 from cpsolve.generate import GameSettings, generate_boards
 from cpsolve.play import game as game_module
-from cpsolve.play.game import Game
+from cpsolve.play.game import CLEARED, DONE, Game
 
 pytestmark = pytest.mark.skipif(game_module._advance is None,
                                 reason="the compiled players (cpsolve._play_engine) were not built")
@@ -85,6 +88,43 @@ def test_compiled_perfect_player_on_larger_boards(size, density):
         for player, use_total in (("subset", True), ("perfect", False)):
             assert final(board, click, player, use_total) == final(board, click, player, use_total, compiled=False)
         games += 1
+
+
+def _lattice_game(rows, cols, density, seed, compiled):
+    """A perfect player (no total) facing clues at every other cell, a position no game reaches:
+    its frontier components run the length of the board."""
+    clues, unknown, mines = lattice_band(rows, cols, density, random.Random(seed))
+    mine_grid = np.zeros((rows, cols), dtype=bool)
+    for cell in mines:
+        mine_grid[cell] = True
+    game = Game(CasualBoard(mine_grid, np.ones_like(mine_grid)), "perfect", False, compiled=compiled)
+    game._state = bytearray(game.start_state)
+    for cell in clues:
+        game._state[game.grid.index(*cell)] = CLEARED
+    game.cleared, game.deductions = len(clues), 0
+    return game
+
+
+@pytest.mark.parametrize("rows, cols, density, seed", [(3, 301, 0.3, 1), (5, 201, 0.3, 2), (3, 3001, 0.25, 3),
+                                                       (21, 21, 0.2, 4), (31, 31, 0.15, 5)])
+def test_compiled_perfect_player_from_a_lattice_of_clues(rows, cols, density, seed):
+    python = _lattice_game(rows, cols, density, seed, compiled=False)
+    python._close_in_python({i for i, value in enumerate(python._state) if value == CLEARED})
+    compiled = _lattice_game(rows, cols, density, seed, compiled=True)
+    compiled._advance(-1)  # falls back to Python where a search runs out of budget
+    assert compiled._state == python._state
+    assert compiled.cleared == python.cleared
+
+
+@pytest.mark.parametrize("cols, seed", [(3001, 3), (30001, 6)])
+def test_a_flip_absorbed_nearby_costs_a_few_nodes_however_long_the_band(cols, seed):
+    """The flip search stops once the true values complete its placement, so on a three-row band
+    of clues, whose components run for thousands of cells, the whole game finishes in C with 256
+    nodes a search. (Searching on to the end of each component took thousands.)"""
+    game = _lattice_game(3, cols, 0.25, seed, compiled=True)
+    status, _cleared, _deductions = game_module._advance(game._state, game.number, game.mine, game.offsets, -1,
+                                                         game_module.LEVELS["perfect"], 256)
+    assert status == DONE
 
 
 def test_generated_boards_are_won_by_the_python_player():

@@ -49,6 +49,9 @@ MAX_STATES = 100_000
 #: The DP keeps every step's states for its backward pass: past this many in all, memory (a few
 #: hundred bytes a state) rather than time is the limit, and CP-SAT takes over too.
 MAX_STORED_STATES = 2_000_000
+#: A frontier order whose bound on the DP's states (summed over its steps) is at most this is kept
+#: without trying another: the DP's cost is then at most about a second, and usually far less.
+FEW_STATES = 100_000
 
 
 class FrontierTooWide(Exception):
@@ -92,18 +95,24 @@ def _constraints_of(component: Component) -> dict[Cell, list[int]]:
     return constraints_of
 
 
-def frontier_order(component: Component, constraints_of: dict[Cell, list[int]] | None = None) -> list[Cell]:
-    """Order the cells so that few constraints are open at once.
+#: How the greedy walks rank a candidate cell, from (oldest, balance, closed, cell): `oldest` the
+#: step that touched the oldest open constraint it is in, `balance` the constraints it opens less
+#: those it closes. Plain balance fans out along one edge of a long band of clues; balance then
+#: age follows the band; oldest first is closer to a breadth-first sweep.
+_RANKINGS = {
+    "balance": lambda oldest, balance, closed, cell: (balance, -closed, cell),
+    "balance then age": lambda oldest, balance, closed, cell: (balance, oldest, -closed, cell),
+    "oldest first": lambda oldest, balance, closed, cell: (oldest, balance, -closed, cell),
+}
 
-    Greedy: start at a cell in the fewest constraints, then repeatedly take the candidate cell
-    (one sharing a constraint with a placed cell) that opens the fewest new constraints and
-    closes the most, so the order walks along the frontier like a band.
-    """
-    if constraints_of is None:
-        constraints_of = _constraints_of(component)
+
+def _greedy_order(component: Component, constraints_of: dict[Cell, list[int]], ranking: str) -> list[Cell]:
+    """One greedy walk along the component, from a cell in the fewest constraints, each next cell
+    the best candidate (sharing a constraint with a placed cell) by the named ranking."""
+    rank = _RANKINGS[ranking]
     constraints = component.constraints
     left = [len(constraint.cells) for constraint in constraints]
-    touched = [False] * len(constraints)
+    touched_at: list[int | None] = [None] * len(constraints)
     placed: set[Cell] = set()
     order: list[Cell] = []
     candidates: set[Cell] = set()
@@ -111,28 +120,79 @@ def frontier_order(component: Component, constraints_of: dict[Cell, list[int]] |
     while unplaced:
         if not candidates:
             candidates.add(min(unplaced, key=lambda cell: (len(constraints_of[cell]), cell)))
+        step = len(order)
         best_key = None
         for cell in candidates:
             opened = closed = 0
+            oldest = step
             for index in constraints_of[cell]:
                 if left[index] == 1:
                     closed += 1
-                elif not touched[index]:
+                elif touched_at[index] is None:
                     opened += 1
-            key = (opened - closed, -closed, cell)
+                if touched_at[index] is not None and touched_at[index] < oldest:
+                    oldest = touched_at[index]
+            key = rank(oldest, opened - closed, closed, cell)
             if best_key is None or key < best_key:
-                best_key = key
-        cell = best_key[2]
+                best_key, best_cell = key, cell
+        cell = best_cell
         candidates.discard(cell)
         unplaced.discard(cell)
         placed.add(cell)
         order.append(cell)
         for index in constraints_of[cell]:
-            touched[index] = True
+            if touched_at[index] is None:
+                touched_at[index] = step
             left[index] -= 1
             if left[index]:
                 candidates.update(other for other in constraints[index].cells if other not in placed)
     return order
+
+
+def _state_bound(component: Component, constraints_of: dict[Cell, list[int]], order: list[Cell]) -> float:
+    """A bound on the DP's states summed over the steps of `order`: per step, the product over the
+    open constraints of how many residuals each can still have."""
+    constraints = component.constraints
+    left = [len(constraint.cells) for constraint in constraints]
+    decided = [0] * len(constraints)
+    open_now: set[int] = set()
+    total = 0.0
+    for cell in order:
+        for index in constraints_of[cell]:
+            left[index] -= 1
+            decided[index] += 1
+            if left[index]:
+                open_now.add(index)
+            else:
+                open_now.discard(index)
+        states = 1.0
+        for index in open_now:  # residual r: mines - decided <= r <= mines, 0 <= r <= cells left
+            mines = constraints[index].mines
+            states *= max(1, min(mines, left[index]) - max(0, mines - decided[index]) + 1)
+        total += states
+    return total
+
+
+def frontier_order(component: Component, constraints_of: dict[Cell, list[int]] | None = None) -> list[Cell]:
+    """Order the cells so that few constraints are open at once.
+
+    One greedy walk per ranking (:data:`_RANKINGS`), in turn until one's bound on the DP's states
+    (:func:`_state_bound`) is at most :data:`FEW_STATES`; else the smallest bound wins. No ranking is best everywhere: on random clue
+    puzzles each wins somewhere by a few times, while on a long band of clues (every other cell
+    revealed) plain balance can hold hundreds of thousands of states where the band-following
+    walk holds a handful (benchmarks/dp_vs_cpsat.py --bands).
+    """
+    if constraints_of is None:
+        constraints_of = _constraints_of(component)
+    best_order, best_bound = None, None
+    for ranking in _RANKINGS:
+        order = _greedy_order(component, constraints_of, ranking)
+        bound = _state_bound(component, constraints_of, order)
+        if best_bound is None or bound < best_bound:
+            best_order, best_bound = order, bound
+        if best_bound <= FEW_STATES:  # the DP is quick anyway: not worth another walk
+            break
+    return best_order
 
 
 @dataclass(frozen=True)
