@@ -24,11 +24,14 @@ class BuildPyWithModels(build_py):
             shutil.copyfile(model, target / model.name)
 
 
+# the C loops' shared headers: a change to one rebuilds both extensions
+HEADERS = ["cpsolve/_buffers.h", "cpsolve/_casual_rules.h"]
+
 setup(
     cmdclass={"build_py": BuildPyWithModels},
     ext_modules=[
-        Extension("cpsolve._casual_engine", ["cpsolve/_casual_engine.c"], depends=["cpsolve/_casual_rules.h"], optional=True),
-        Extension("cpsolve._play_engine", ["cpsolve/_play_engine.c"], depends=["cpsolve/_casual_rules.h"], optional=True),
+        Extension("cpsolve._casual_engine", ["cpsolve/_casual_engine.c"], depends=HEADERS, optional=True),
+        Extension("cpsolve._play_engine", ["cpsolve/_play_engine.c"], depends=HEADERS, optional=True),
         Extension("cpsolve._flood", ["cpsolve/_flood.c"], optional=True),
     ],
 )

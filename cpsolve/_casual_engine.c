@@ -11,18 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_buffers.h"
 #include "_casual_rules.h"
-
-static int get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_t itemsize, const char *name)
-{
-    if (PyObject_GetBuffer(object, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (view->itemsize != itemsize) {
-        PyErr_Format(PyExc_TypeError, "%s: expected items of %zd bytes", name, itemsize);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
 
 /* The tables must be as long as the board, with eight neighbour offsets. */
 static int buffers_fit(Py_ssize_t size, Py_ssize_t number_len, Py_ssize_t offsets_len)

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_buffers.h"
 #include "_casual_rules.h"
 
 enum { COVERED = 0, CLEARED = 1, FLAGGED = 2, ABSENT = 3 };
@@ -75,15 +76,22 @@ static void clear_cell(Engine *e, int64_t cell)
     }
 }
 
+/* Look again at the cleared neighbours of a cell just flagged or cleared: each sees one covered
+ * cell fewer (run_rules does this for the cells it changes, not for its start). */
+static void look_around(Engine *e, int64_t cell)
+{
+    for (int k = 0; k < 8; k++) {
+        int64_t around = cell + e->off[k];
+        if (e->state[around] == CLEARED) clear_cell(e, around);
+    }
+}
+
 static void flag_cell(Engine *e, int64_t cell)
 {
     if (!e->mine[cell]) e->unsound = 1;
     e->state[cell] = FLAGGED;
     e->log[e->nlog++] = cell;
-    for (int k = 0; k < 8; k++) {
-        int64_t around = cell + e->off[k];
-        if (e->state[around] == CLEARED) clear_cell(e, around); /* it sees one covered cell fewer */
-    }
+    look_around(e, cell);
 }
 
 static void note(Engine *e, int64_t cell, int is_mine)
@@ -107,11 +115,7 @@ static void apply(Engine *e)
         e->mark[cell] &= ~LISTED;
         if (e->state[cell] != COVERED) continue;
         clear_cell(e, cell);
-        /* run_rules looks again at neighbours of the cells it changes, not of its start */
-        for (int k = 0; k < 8; k++) {
-            int64_t around = cell + e->off[k];
-            if (e->state[around] == CLEARED) clear_cell(e, around);
-        }
+        look_around(e, cell);
     }
     e->nsafe = e->nmines = 0;
 }
@@ -450,17 +454,6 @@ static int advance(Engine *e, int64_t start, int level, Py_ssize_t *deductions)
 }
 
 /* ---- the Python binding --------------------------------------------------------------------- */
-
-static int get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_t itemsize, const char *name)
-{
-    if (PyObject_GetBuffer(object, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (view->itemsize != itemsize) {
-        PyErr_Format(PyExc_TypeError, "%s: expected items of %zd bytes", name, itemsize);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
 
 /* The layout must be a padded board: the eight offsets of one stride, and an absent border. */
 static const char *layout_error(const uint8_t *state, Py_ssize_t size, const int64_t *off, Py_ssize_t *stride_out)

@@ -31,7 +31,7 @@ from cpsolve.errors import InputError, InternalError
 from cpsolve.grid import box_sum, mine_numbers
 from cpsolve.outcome import Record, Status
 from cpsolve.reveal import count_components
-from cpsolve.play.game import PLAYERS, Game
+from cpsolve.play.game import PLAYERS, Game, play_from
 
 __all__ = [
     "START_CONDITIONS",
@@ -179,8 +179,8 @@ def generate_boards(settings: GameSettings, count: int) -> Iterator[Dealt]:
             if game.wins(click):
                 break
         # the check: a fresh game on the board, as a reader of the output would play it
-        replay = Game(CasualBoard(mines.copy(), np.ones(mines.shape, dtype=bool)), settings.player, settings.use_total)
-        if mines[click] or not replay.play(click).won:
+        if mines[click] or not play_from(CasualBoard(mines.copy(), np.ones(mines.shape, dtype=bool)), click,
+                                         settings.player, settings.use_total).won:
             raise InternalError(f"a generated board failed its replay by the {settings.player} player")
         yield Dealt(mines, click, tries)
 

@@ -24,6 +24,7 @@ Notes:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 
@@ -106,10 +107,11 @@ _RANKINGS = {
 }
 
 
-def _greedy_order(component: Component, constraints_of: dict[Cell, list[int]], ranking: str) -> list[Cell]:
+def _greedy_order(component: Component, constraints_of: dict[Cell, list[int]],
+                  rank: Callable[..., tuple]) -> list[Cell]:
     """One greedy walk along the component, from a cell in the fewest constraints, each next cell
-    the best candidate (sharing a constraint with a placed cell) by the named ranking."""
-    rank = _RANKINGS[ranking]
+    the candidate (sharing a constraint with a placed cell) with the least `rank` (one of
+    :data:`_RANKINGS`)."""
     constraints = component.constraints
     left = [len(constraint.cells) for constraint in constraints]
     touched_at: list[int | None] = [None] * len(constraints)
@@ -126,12 +128,13 @@ def _greedy_order(component: Component, constraints_of: dict[Cell, list[int]], r
             opened = closed = 0
             oldest = step
             for index in constraints_of[cell]:
+                at = touched_at[index]
                 if left[index] == 1:
                     closed += 1
-                elif touched_at[index] is None:
+                elif at is None:
                     opened += 1
-                if touched_at[index] is not None and touched_at[index] < oldest:
-                    oldest = touched_at[index]
+                if at is not None and at < oldest:
+                    oldest = at
             key = rank(oldest, opened - closed, closed, cell)
             if best_key is None or key < best_key:
                 best_key, best_cell = key, cell
@@ -177,16 +180,16 @@ def frontier_order(component: Component, constraints_of: dict[Cell, list[int]] |
     """Order the cells so that few constraints are open at once.
 
     One greedy walk per ranking (:data:`_RANKINGS`), in turn until one's bound on the DP's states
-    (:func:`_state_bound`) is at most :data:`FEW_STATES`; else the smallest bound wins. No ranking is best everywhere: on random clue
-    puzzles each wins somewhere by a few times, while on a long band of clues (every other cell
-    revealed) plain balance can hold hundreds of thousands of states where the band-following
-    walk holds a handful (benchmarks/dp_vs_cpsat.py --bands).
+    (:func:`_state_bound`) is at most :data:`FEW_STATES`; else the smallest bound wins. No ranking
+    is best everywhere: on random clue puzzles each wins somewhere by a few times, while on a long
+    band of clues (every other cell revealed) plain balance can hold hundreds of thousands of
+    states where the band-following walk holds a handful (benchmarks/frontier_orders.py).
     """
     if constraints_of is None:
         constraints_of = _constraints_of(component)
     best_order, best_bound = None, None
-    for ranking in _RANKINGS:
-        order = _greedy_order(component, constraints_of, ranking)
+    for rank in _RANKINGS.values():
+        order = _greedy_order(component, constraints_of, rank)
         bound = _state_bound(component, constraints_of, order)
         if best_bound is None or bound < best_bound:
             best_order, best_bound = order, bound
