@@ -17,7 +17,7 @@ import time
 
 from cpsolve.deduce import count as count_module
 from cpsolve.deduce.count import count_component
-from cpsolve.deduce.cpsat import enumerate_component
+from cpsolve.deduce.search import enumerate_component
 from cpsolve.deduce.position import Position, reduce_position
 
 

@@ -75,8 +75,8 @@ static PyObject *best_click(PyObject *self, PyObject *args)
             tried++;
             for (Py_ssize_t c = 0; c < count; c++) {
                 int64_t cell = changed[c];
-                if (cells[cell] == 1) explored[cell] = 1;
-                cells[cell] = 0;
+                if (cells[cell] == CLEARED) explored[cell] = 1;
+                cells[cell] = COVERED;
             }
             if (safe_total - cleared < best_covered) {
                 best_covered = safe_total - cleared;

@@ -23,7 +23,7 @@
  * without a budget. Every cell cleared or flagged is checked against the mines: a sound rule
  * never clears a mine or flags a safe cell, so a failed check is reported as a bug.
  *
- * state is a flat padded board: 0 covered, 1 cleared, 2 flagged, 3 absent (border or missing).
+ * state is a flat padded board of the cell states of _casual_rules.h (cpsolve/cell_states.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -34,7 +34,6 @@
 #include "_buffers.h"
 #include "_casual_rules.h"
 
-enum { COVERED = 0, CLEARED = 1, FLAGGED = 2, ABSENT = 3 };
 enum { DONE = 0, OUT_OF_BUDGET = 1, UNSOUND = 2, NO_MEMORY = 3 };
 enum { LISTED = 1, TOUCHED = 2 };
 

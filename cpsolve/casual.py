@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.grid import PaddedGrid, mine_numbers
 from cpsolve.outcome import Status
 from cpsolve.symbols import CONTEST_MINE, HOLE, MINE
@@ -40,8 +41,6 @@ from cpsolve.symbols import CONTEST_MINE, HOLE, MINE
 COVERED_SAFE = "-"
 
 __all__ = ["CasualBoard", "CasualResult", "FinalState", "final_state", "solve_casual", "draw_state"]
-
-COVERED, CLEARED, FLAGGED = 0, 1, 2
 
 
 @dataclass
@@ -113,7 +112,7 @@ def _run_rules_py(start, state, number, offsets, queued, work, changed):
 
     The reference for the C engine (``_casual_engine.c`` runs the same loop) and its fallback
     where it could not be compiled. Arrays are flat and padded (see PaddedGrid). `state` holds
-    COVERED, CLEARED, FLAGGED or ABSENT_STATE and is left changed: the caller reads
+    COVERED, CLEARED, FLAGGED or ABSENT and is left changed: the caller reads
     `changed[:count]` and resets them.
 
     Returns:
@@ -121,7 +120,7 @@ def _run_rules_py(start, state, number, offsets, queued, work, changed):
     """
     count = 1
     cleared = 1
-    state[start] = 1
+    state[start] = CLEARED
     changed[0] = start
     work[0] = start
     top = 1
@@ -134,27 +133,27 @@ def _run_rules_py(start, state, number, offsets, queued, work, changed):
         flags = 0
         for k in range(8):
             mark = state[cell + offsets[k]]
-            if mark == 0:
+            if mark == COVERED:
                 covered += 1
-            elif mark == 2:
+            elif mark == FLAGGED:
                 flags += 1
         if covered == 0:
             continue
         mines_here = number[cell]
         if flags == mines_here:
-            new_mark = 1
+            new_mark = CLEARED
         elif flags + covered == mines_here:
-            new_mark = 2
+            new_mark = FLAGGED
         else:
             continue
         for k in range(8):
             other = cell + offsets[k]
-            if state[other] != 0:
+            if state[other] != COVERED:
                 continue
             state[other] = new_mark
             changed[count] = other
             count += 1
-            if new_mark == 1:
+            if new_mark == CLEARED:
                 cleared += 1
                 if queued[other] == 0:
                     queued[other] = 1
@@ -163,7 +162,7 @@ def _run_rules_py(start, state, number, offsets, queued, work, changed):
             # cleared neighbours of a changed cell see one covered cell fewer: look again
             for j in range(8):
                 around = other + offsets[j]
-                if state[around] == 1 and queued[around] == 0:
+                if state[around] == CLEARED and queued[around] == 0:
                     queued[around] = 1
                     work[top] = around
                     top += 1
@@ -193,9 +192,9 @@ def _best_click_py(candidates, state, number, offsets, safe_total):
         tried += 1
         for i in range(count):
             cell = changed[i]
-            if state[cell] == 1:
+            if state[cell] == CLEARED:
                 explored[cell] = 1
-            state[cell] = 0
+            state[cell] = COVERED
         if safe_total - cleared < best_covered:
             best_covered = safe_total - cleared
             best_start = start
@@ -216,8 +215,6 @@ def _load_engine():
 _run_rules, _best_click = _load_engine()
 
 
-ABSENT_STATE = 3
-
 
 def _mine_numbers(board: CasualBoard) -> np.ndarray:
     """Mines among each cell's neighbours: the number a cleared cell shows."""
@@ -233,7 +230,7 @@ class _Engine:
         numbers = _mine_numbers(board)
         self.number = self.grid.pad(numbers)
         # missing cells and the border are never covered, cleared or flagged: nobody's neighbour
-        self.state = self.grid.pad(np.where(board.present, 0, ABSENT_STATE).astype(np.uint8), ABSENT_STATE)
+        self.state = self.grid.pad(np.where(board.present, COVERED, ABSENT).astype(np.uint8), ABSENT)
         self.offsets = np.array(self.grid.offsets, dtype=np.int64)
         self.safe = board.present & ~board.mines
         self.zero_starts = np.flatnonzero(self.grid.pad(self.safe & (numbers == 0)))
@@ -247,7 +244,7 @@ class _Engine:
         count, _ = _run_rules(start, self.state, self.number, self.offsets, queued, work, changed)
         touched = changed[:count]
         marks = self.state[touched]
-        self.state[touched] = 0
+        self.state[touched] = COVERED
         return touched[marks == CLEARED].tolist(), touched[marks == FLAGGED].tolist()
 
 

@@ -31,10 +31,10 @@ from cpsolve.errors import InputError, InternalError
 from cpsolve.grid import box_sum, mine_numbers
 from cpsolve.outcome import Record, Status
 from cpsolve.reveal import count_components
-from cpsolve.play.game import PLAYERS, Game, play_from
+from cpsolve.play import PLAYERS, START_CONDITIONS
+from cpsolve.play.game import Game, play_from
 
 __all__ = [
-    "START_CONDITIONS",
     "GameSettings",
     "Dealt",
     "openings_and_3bv",
@@ -46,10 +46,6 @@ __all__ = [
     "summarise_games",
     "summarise_records",
 ]
-
-#: How the first click is protected: ``opening`` (no mine in its 3x3) or ``safe`` (only itself).
-START_CONDITIONS = ("opening", "safe")
-
 
 @dataclass(frozen=True)
 class GameSettings:

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     import networkx as nx
     import numpy as np
 
-__all__ = ["king_graph", "box_sum", "mine_numbers", "PaddedGrid"]
+__all__ = ["Cell", "king_graph", "box_sum", "mine_numbers", "PaddedGrid"]
+
+#: A cell as a 0-based (row, col) pair: the networkx nodes, the CP models' keys, a position's cells.
+Cell = tuple[int, int]
 
 
 def king_graph(rows: int, cols: int, present: np.ndarray | None = None) -> nx.Graph:
@@ -117,7 +120,7 @@ class PaddedGrid:
         """Flat index of cell (row, col)."""
         return (row + 1) * self.stride + col + 1
 
-    def cell(self, index: int) -> tuple[int, int]:
+    def cell(self, index: int) -> Cell:
         """(row, col) of a flat index."""
         row, col = divmod(index, self.stride)
         return row - 1, col - 1

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-__all__ = ["Status", "Record"]
+from cpsolve.errors import InternalError
+
+__all__ = ["Status", "Record", "status_from_cp_sat"]
 
 
 class Status(str, Enum):
@@ -70,3 +72,29 @@ class Record:
     def key(self) -> tuple:
         """The case's values in order, to group the backends' records of one case."""
         return tuple(self.case.values())
+
+
+def status_from_cp_sat(code: int, model: Any = None) -> Status:
+    """The status of a CP-SAT solve, from the solver's own status code: the one place that maps them.
+
+    OPTIMAL and FEASIBLE found a solution (POSSIBLE), INFEASIBLE is a proof (IMPOSSIBLE), and
+    UNKNOWN means the time ran out (UNKNOWN, never a verdict).
+
+    Args:
+        code: What ``CpSolver.solve`` returned.
+        model: The ``CpModel`` solved, to say what is wrong with it when it is invalid.
+
+    Raises:
+        InternalError: On MODEL_INVALID: cpsolve built a model CP-SAT refuses, a bug, never
+            to be reported as "unknown".
+    """
+    from ortools.sat.python import cp_model
+
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Status.POSSIBLE
+    if code == cp_model.INFEASIBLE:
+        return Status.IMPOSSIBLE
+    if code == cp_model.MODEL_INVALID:
+        detail = model.validate() if model is not None else ""
+        raise InternalError(f"CP-SAT refused the model as invalid{': ' + detail if detail else ''}")
+    return Status.UNKNOWN

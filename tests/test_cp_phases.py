@@ -16,7 +16,7 @@ from bruteforce import winning_clicks
 from cpsolve.layout import LayoutProblem, SolveOptions, Status, problem_violation, solve
 from cpsolve.layout import cpsat
 from cpsolve.layout.grow import grow
-from cpsolve.layout.reasoning import analyse, board_from_zero_set, exhaust
+from cpsolve.layout.reasoning import reason, board_from_zero_set, exhaust
 
 
 def random_template(rng: random.Random, rows: int, cols: int, pin: bool) -> tuple[str, ...]:
@@ -67,29 +67,29 @@ def test_every_phase_agrees_with_brute_force(rows, cols, pin, seed):
     template = random_template(random.Random(seed), rows, cols, pin)
     for problem, wins in problems_of(template):
         possible = expected_possible(problem, wins)
-        analysis = analyse(problem)
+        reasoning = reason(problem)
         # reasoning: never calls a feasible case impossible; its N = 1 board passes the judge
-        if analysis.impossible is not None:
-            assert not possible, (template, problem.mines, analysis.impossible)
+        if reasoning.impossible is not None:
+            assert not possible, (template, problem.mines, reasoning.impossible)
             continue
-        if analysis.board is not None:
-            assert possible and problem_violation(problem, analysis.board) is None, (template, problem.mines)
+        if reasoning.board is not None:
+            assert possible and problem_violation(problem, reasoning.board) is None, (template, problem.mines)
             continue
         # the exhaustive search, run to its end, is an exact decision
-        found = exhaust(analysis, budget=10**6)
+        found = exhaust(reasoning, budget=10**6)
         assert found.complete
         assert (found.zero is not None) == possible, (template, problem.mines)
         if found.zero is not None:
-            assert problem_violation(problem, board_from_zero_set(problem, analysis, found.zero, found.click)) is None
+            assert problem_violation(problem, board_from_zero_set(problem, reasoning, found.zero, found.click)) is None
         # the growth only ever returns boards that pass the judge
-        grown = grow(analysis, time.perf_counter() + 60, seed=seed, max_restarts=20)
+        grown = grow(reasoning, time.perf_counter() + 60, seed=seed, max_restarts=20)
         if grown.zero is not None:
             assert possible, (template, problem.mines)
-            board = board_from_zero_set(problem, analysis, grown.zero, grown.click)
+            board = board_from_zero_set(problem, reasoning, grown.zero, grown.click)
             assert problem_violation(problem, board) is None, (template, problem.mines)
         # the models with the reasoning's bounds added keep the verdict
         for encoding in ("levels", "flow"):
-            built = cpsat.build_model(problem, encoding, "none", analysis)
+            built = cpsat.build_model(problem, encoding, "none", reasoning)
             solver = cp_model.CpSolver()
             solver.parameters.num_workers = 1
             status = solver.solve(built.model)
@@ -122,29 +122,29 @@ def test_reasoning_and_growth_never_lie(rows, cols, pin, seed, mine_share):
     mines = min(len(cells) - 1, int(mine_share * len(cells)))
     problem = LayoutProblem(rows, cols, mines, template=template)
     possible = expected_possible(problem, wins)
-    analysis = analyse(problem)
-    if analysis.impossible is not None:
+    reasoning = reason(problem)
+    if reasoning.impossible is not None:
         assert not possible
-    elif analysis.board is not None:
-        assert problem_violation(problem, analysis.board) is None
+    elif reasoning.board is not None:
+        assert problem_violation(problem, reasoning.board) is None
     else:
-        grown = grow(analysis, time.perf_counter() + 60, seed=seed, max_restarts=10)
+        grown = grow(reasoning, time.perf_counter() + 60, seed=seed, max_restarts=10)
         if grown.zero is not None:
-            assert problem_violation(problem, board_from_zero_set(problem, analysis, grown.zero, grown.click)) is None
+            assert problem_violation(problem, board_from_zero_set(problem, reasoning, grown.zero, grown.click)) is None
 
 
 def test_reasoning_bounds_on_a_large_board():
     """Proofs by the bounds alone, on boards too large for the model to be quick."""
     # a pinned click next to a fixed mine can never be zero
     template = ("c*" + "?" * 38,) + ("?" * 40,) * 39
-    analysis = analyse(LayoutProblem(40, 40, 100, template=template))
-    assert analysis.impossible and "touches a fixed mine" in analysis.impossible
+    reasoning = reason(LayoutProblem(40, 40, 100, template=template))
+    assert reasoning.impossible and "touches a fixed mine" in reasoning.impossible
     # a wall of fixed mines: the click's side holds too few cells for N
     template = tuple(("?" * 5 + "*" + "?" * 34) if r else ("c" + "?" * 4 + "*" + "?" * 34) for r in range(40))
-    analysis = analyse(LayoutProblem(40, 40, 40, template=template))
-    assert analysis.impossible and "at most" in analysis.impossible
+    reasoning = reason(LayoutProblem(40, 40, 40, template=template))
+    assert reasoning.impossible and "at most" in reasoning.impossible
     # N = 3 on a big rectangle: fewer than any click's closed neighbourhood (4, in a corner)
-    assert analyse(LayoutProblem(50, 50, 2497)).impossible
+    assert reason(LayoutProblem(50, 50, 2497)).impossible
 
 
 def test_exhaust_decides_near_full_rectangles():
@@ -153,11 +153,11 @@ def test_exhaust_decides_near_full_rectangles():
 
     for safe in range(1, 13):
         problem = LayoutProblem(50, 50, 2500 - safe)
-        analysis = analyse(problem)
-        if analysis.decided:
-            assert (analysis.board is not None) == is_possible(50, 50, problem.mines)
+        reasoning = reason(problem)
+        if reasoning.decided:
+            assert (reasoning.board is not None) == is_possible(50, 50, problem.mines)
             continue
-        found = exhaust(analysis)
+        found = exhaust(reasoning)
         assert found.complete and (found.zero is not None) == is_possible(50, 50, problem.mines), safe
 
 
@@ -169,10 +169,10 @@ def test_growth_on_large_boards_passes_the_judge():
     template[25] = "?" * 25 + "c" + "?" * 24
     for mines in (1, 10, 100, 1000, 2000):
         for problem in (LayoutProblem(50, 50, mines), LayoutProblem(50, 50, mines, template=tuple(template))):
-            analysis = analyse(problem)
-            grown = grow(analysis, time.perf_counter() + 60, seed=mines, max_restarts=50)
+            reasoning = reason(problem)
+            grown = grow(reasoning, time.perf_counter() + 60, seed=mines, max_restarts=50)
             assert grown.zero is not None, mines
-            assert problem_violation(problem, board_from_zero_set(problem, analysis, grown.zero, grown.click)) is None
+            assert problem_violation(problem, board_from_zero_set(problem, reasoning, grown.zero, grown.click)) is None
 
 
 def test_king_graph_is_the_strong_product():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bruteforce_puzzle import count_column_by_column, lattice_band, neighbours, oracle, random_puzzle
 from cpsolve.deduce import Position, analyse, backbone, weigh
 from cpsolve.deduce import count as count_module
-from cpsolve.deduce import cpsat as cpsat_module
+from cpsolve.deduce import search as search_module
 from cpsolve.deduce.position import reduce_position
 from cpsolve.outcome import Status
 
@@ -81,7 +81,7 @@ def test_a_long_band_of_clues_is_counted_along_it(monkeypatch, rows, cols, densi
     def no_enumeration(*_args):
         raise AssertionError("the count was handed to CP-SAT enumeration")
 
-    monkeypatch.setattr(cpsat_module, "enumerate_component", no_enumeration)
+    monkeypatch.setattr(search_module, "enumerate_component", no_enumeration)
     clues, unknown, mines = lattice_band(rows, cols, density, random.Random(seed))
     position = Position(rows, cols, clues, frozenset(), frozenset(unknown))
     answer = analyse(position, count=True, backbone=True)

@@ -143,10 +143,29 @@ def test_unknown_minizinc_solver_is_one_line(runner):
 
 def test_math_isfinite_guard_is_used_for_every_limit():
     """The shared checker refuses what CP-SAT would call MODEL_INVALID."""
-    from cpsolve.cli.app import check_time_limit
+    from cpsolve.cli.options import check_time_limit
     from cpsolve.errors import InputError
 
     for bad in (math.nan, math.inf, 0.0, -3.0):
         with pytest.raises(InputError):
             check_time_limit(bad)
     assert check_time_limit(0.5) == 0.5
+
+
+def test_every_cp_sat_status_maps_to_one_status_and_an_invalid_model_is_a_bug():
+    """The one mapping of CP-SAT's statuses: MODEL_INVALID is an internal error, never "unknown"."""
+    from ortools.sat.python import cp_model
+
+    from cpsolve.errors import InternalError
+    from cpsolve.outcome import Status, status_from_cp_sat
+
+    assert status_from_cp_sat(cp_model.OPTIMAL) is Status.POSSIBLE
+    assert status_from_cp_sat(cp_model.FEASIBLE) is Status.POSSIBLE
+    assert status_from_cp_sat(cp_model.INFEASIBLE) is Status.IMPOSSIBLE
+    assert status_from_cp_sat(cp_model.UNKNOWN) is Status.UNKNOWN
+    model = cp_model.CpModel()
+    model.proto.variables.add().domain.extend([3, 1])  # an empty domain: CP-SAT refuses the model
+    code = cp_model.CpSolver().solve(model)
+    assert code == cp_model.MODEL_INVALID
+    with pytest.raises(InternalError, match="invalid domain"):
+        status_from_cp_sat(code, model)

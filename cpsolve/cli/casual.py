@@ -10,8 +10,9 @@ from typing import Annotated
 
 import typer
 
-from cpsolve.cli.app import OutputFormat, app
-from cpsolve.cli.play import Player, play
+from cpsolve.cli.app import app
+from cpsolve.cli.options import OutputFormat
+from cpsolve.cli.play import play_boards
 
 __all__ = ["casual"]
 
@@ -23,4 +24,4 @@ def casual(
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text (one integer per board) or json (one object per line).")] = OutputFormat.text,
 ) -> None:
     """The fewest safe cells a casual player leaves covered (ACM Mid-Central 2003 'mines')."""
-    play(board_file, Player.casual, no_total=False, click=None, explain=explain, output_format=output_format)
+    play_boards(board_file, "casual", no_total=False, click=None, explain=explain, output_format=output_format)

@@ -11,7 +11,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cpsolve.cli.app import MAX_JOBS, MAX_WORKERS, app, check_count, check_output_path, check_time_limit
+from cpsolve.cli.app import app
+from cpsolve.cli.options import MAX_JOBS, MAX_WORKERS, check_count, check_output_path, check_resume, check_time_limit
 from cpsolve.errors import EXIT_BAD_INPUT, InputError, UsageError
 from cpsolve.layout import Dominance, Encoding
 
@@ -63,8 +64,7 @@ def compare(
     check_count(workers, "--workers", MAX_WORKERS)
     for path, option in ((json_path, "--json"), (csv_path, "--csv"), (plot_path, "--plot"), (store_path, "--store")):
         check_output_path(path, option)
-    if resume and not store_path:
-        raise InputError("--resume needs --store FILE.db")
+    check_resume(resume, store_path)
     if plot_path:
         report.check_plot_available()
     jobs = jobs or available_cores()

@@ -4,25 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from cpsolve.cli.app import OutputFormat, app, check_count, check_seed, parse_cell
-from cpsolve.cli.play import Player
+from cpsolve.cli.app import app
+from cpsolve.cli.options import MAX_BOARDS, OutputFormat, Player, Start, check_count, check_seed, parse_cell
 
-__all__ = ["generate", "Start"]
-
-#: More boards than anyone reads; catches a typo before a run that never ends.
-MAX_BOARDS = 10_000_000
-
-
-class Start(str, Enum):
-    """How the first click is protected."""
-
-    opening = "opening"
-    safe = "safe"
+__all__ = ["generate"]
 
 
 @app.command()

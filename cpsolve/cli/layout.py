@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from cpsolve.cli.app import (
-    MAX_WORKERS,
-    OutputFormat,
-    app,
-    check_count,
-    check_seed,
-    check_time_limit,
-    parse_cell,
-)
+from cpsolve.cli.app import app
+from cpsolve.cli.options import MAX_WORKERS, Backend, OutputFormat, check_count, check_seed, check_time_limit, parse_cell
 from cpsolve.errors import EXIT_TIME_LIMIT, InputError, UsageError
-from cpsolve.layout import BACKENDS, Dominance, Encoding
+from cpsolve.layout import Dominance, Encoding
 
 __all__ = ["layout"]
-
-#: The backends as a typer choice, from the one registry that knows them.
-Backend = Enum("Backend", {name: name for name in BACKENDS}, type=str)  # type: ignore[misc]
 
 
 # Negative numbers ("-1") must reach our own range check, not click's option parser.

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from cpsolve.cli.app import OutputFormat, app, parse_cell
+from cpsolve.cli.app import app
+from cpsolve.cli.options import OutputFormat, Player, parse_cell
 
-__all__ = ["play", "Player"]
-
-
-class Player(str, Enum):
-    """The players, weakest first."""
-
-    casual = "casual"
-    subset = "subset"
-    perfect = "perfect"
+__all__ = ["play", "play_boards"]
 
 
 @app.command()
@@ -32,6 +24,12 @@ def play(
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text (one integer per board) or json (one object per line).")] = OutputFormat.text,
 ) -> None:
     """The fewest safe cells a player leaves covered, over every safe first click or from --click."""
+    play_boards(board_file, player.value, no_total=no_total, click=click, explain=explain, output_format=output_format)
+
+
+def play_boards(board_file: str, player: str, *, no_total: bool, click: str | None, explain: bool,
+                output_format: OutputFormat) -> None:
+    """Play every board of `board_file` and print one answer per board (``play`` and ``casual``)."""
     from cpsolve.casual import CasualBoard, draw_state
     from cpsolve.errors import InputError
     from cpsolve.formats import casual_json, read_casual_boards
@@ -46,7 +44,7 @@ def play(
                 raise InputError(f"board {item.number}: --click {click} is off the {rows}x{cols} board", board_file, item.line)
             if board.mines[first]:
                 raise InputError(f"board {item.number}: --click {click} is a mine", board_file, item.line)
-        result = best_first_click(board, player.value, not no_total, first)
+        result = best_first_click(board, player, not no_total, first)
         if output_format is OutputFormat.json:
             typer.echo(json.dumps(casual_json(item.number, int(board.present.sum()), result)))
         elif explain:

@@ -10,7 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cpsolve.cli.app import OutputFormat, app, check_time_limit
+from cpsolve.cli.app import app
+from cpsolve.cli.options import OutputFormat, check_time_limit
 from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, InputError, UsageError
 
 __all__ = ["puzzle"]

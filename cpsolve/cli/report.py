@@ -6,7 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cpsolve.cli.app import app, check_output_path
+from cpsolve.cli.app import app
+from cpsolve.cli.options import check_output_path
 from cpsolve.errors import EXIT_BAD_INPUT, InputError
 
 __all__ = ["report"]

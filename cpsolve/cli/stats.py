@@ -8,14 +8,22 @@ from typing import Annotated, Optional
 
 import typer
 
-from cpsolve.cli.app import MAX_JOBS, OutputFormat, app, check_count, check_output_path, check_seed, parse_cell
-from cpsolve.cli.generate import Start
-from cpsolve.cli.play import Player
+from cpsolve.cli.app import app
+from cpsolve.cli.options import (
+    MAX_GAMES,
+    MAX_JOBS,
+    OutputFormat,
+    Player,
+    Start,
+    check_count,
+    check_output_path,
+    check_resume,
+    check_seed,
+    parse_cell,
+)
 from cpsolve.errors import InputError
 
-__all__ = ["stats", "MAX_GAMES"]
-
-MAX_GAMES = 100_000_000
+__all__ = ["stats"]
 
 
 @app.command()
@@ -59,8 +67,7 @@ def stats(
         raise InputError("give either a FILE or --random, not both")
     check_count(jobs, "--jobs", MAX_JOBS)
     check_output_path(store_path, "--store")
-    if resume and not store_path:
-        raise InputError("--resume needs --store FILE.db")
+    check_resume(resume, store_path)
     if games is None:
         raise InputError("--random needs --games N")
     check_count(games, "--games", MAX_GAMES)

@@ -8,7 +8,7 @@ probabilities; :func:`backbone` is the perfect player's fast step (exact countin
 Modules:
     position: the Position type, and its reduction to independent components.
     count:    exact counting of one component by dynamic programming along its frontier.
-    cpsat:    the CP-SAT model: a solution or a proof of none, and enumeration as a fallback counter.
+    search:   the CP-SAT model: a solution or a proof of none, and enumeration as a fallback counter.
     analysis: the weights (counts per cell), combined over components and the total.
 
 Example:

@@ -63,7 +63,7 @@ def _count(component: Component, by_mines: bool, deadline: float | None) -> Comp
     try:
         return count_component(component, by_mines, deadline)
     except FrontierTooWide:
-        from cpsolve.deduce.cpsat import enumerate_component
+        from cpsolve.deduce.search import enumerate_component
 
         return enumerate_component(component, by_mines, deadline)
 
@@ -215,7 +215,7 @@ def analyse(
 ) -> Analysis:
     """Decide a position and answer what is asked about it.
 
-    A solution always comes from CP-SAT (:mod:`cpsolve.deduce.cpsat`), which also decides
+    A solution always comes from CP-SAT (:mod:`cpsolve.deduce.search`), which also decides
     positions whose frontier no DP could walk; counts, backbone and probabilities come from the
     exact weights.
 
@@ -237,7 +237,7 @@ def analyse(
             return Analysis(Status.UNKNOWN)
         if weights is None:
             return Analysis(Status.IMPOSSIBLE, count=0 if count else None)
-    from cpsolve.deduce.cpsat import solve_position
+    from cpsolve.deduce.search import solve_position
 
     status, solution = solve_position(position, deadline)
     if status is Status.IMPOSSIBLE and weights is not None:

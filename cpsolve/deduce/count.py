@@ -18,7 +18,7 @@ Notes:
     Time O(n * S * d) plus the packed arithmetic, for S the most states of any step and d the
     number of constraints a cell is in. S stays small on Minesweeper frontiers (a thin band of
     cells along the revealed region); when it does not, :class:`FrontierTooWide` lets the caller
-    switch to CP-SAT enumeration (:mod:`cpsolve.deduce.cpsat`).
+    switch to CP-SAT enumeration (:mod:`cpsolve.deduce.search`).
 """
 
 from __future__ import annotations

@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from cpsolve.grid import Cell
+
 __all__ = ["Cell", "Position", "Constraint", "Component", "Reduction", "reduce_position", "neighbour_table", "NEIGHBOUR_STEPS"]
 
-Cell = tuple[int, int]
 
 #: The eight (row, col) steps to a cell's neighbours in the king graph.
 NEIGHBOUR_STEPS: tuple[Cell, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))

@@ -66,9 +66,10 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from cpsolve.board import Board
-from cpsolve.grid import king_graph
+from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import Dominance, Encoding, LayoutProblem, LayoutResult, SolveOptions, Status, UnsupportedProblem
-from cpsolve.layout.reasoning import Analysis, analyse
+from cpsolve.layout.reasoning import Reasoning, reason
+from cpsolve.outcome import status_from_cp_sat
 from cpsolve.symbols import CLICK, MINE, SAFE
 
 __all__ = [
@@ -82,7 +83,6 @@ __all__ = [
     "solve",
 ]
 
-Cell = tuple[int, int]
 
 #: The names, from their one definition (the enums in cpsolve.layout, which the CLI offers as choices).
 ENCODINGS = tuple(encoding.value for encoding in Encoding)
@@ -123,7 +123,7 @@ def build_model(
     problem: LayoutProblem,
     encoding: str = DEFAULT_ENCODING,
     dominance: str = DEFAULT_DOMINANCE,
-    analysis: Analysis | None = None,
+    reasoning: Reasoning | None = None,
     deadline: float | None = None,
 ) -> OneClickModel:
     """Build the CP-SAT model of a layout problem.
@@ -133,7 +133,7 @@ def build_model(
         encoding: Reachability encoding: ``levels``, ``flow`` or ``cuts`` (cuts are added later
             by :func:`solve`; the model built here has none).
         dominance: One of DOMINANCES but ``staircase`` (solved by row lengths, :func:`_solve_rows`).
-        analysis: The graph reasoning's bounds (:mod:`cpsolve.layout.reasoning`), added as
+        reasoning: The graph reasoning's bounds (:mod:`cpsolve.layout.reasoning`), added as
             redundant constraints: no zero cell or click outside its regions, a mine outside their
             closed neighbourhoods, and levels at least the distance from a pinned click.
         deadline: A ``time.perf_counter()`` value; building stops there (a large model takes
@@ -148,8 +148,8 @@ def build_model(
     if encoding not in ENCODINGS:
         raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     _check_dominance(problem, dominance)
-    if analysis is not None:
-        graph = analysis.graph
+    if reasoning is not None:
+        graph = reasoning.graph
     else:
         graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
     cells = sorted(graph.nodes)
@@ -190,11 +190,11 @@ def build_model(
     model.add(sum(zero.values()) <= safe_count)
 
     _add_dominance(built, problem, dominance)
-    if analysis is not None and analysis.regions:
-        _add_reasoning_bounds(built, analysis)
+    if reasoning is not None and reasoning.regions:
+        _add_reasoning_bounds(built, reasoning)
     _add_reading_order_search(built, problem.pinned_click)
     if encoding == "levels":
-        _add_levels(built, analysis.distance if analysis is not None else None, deadline)
+        _add_levels(built, reasoning.distance if reasoning is not None else None, deadline)
     elif encoding == "flow":
         _add_flow(built, deadline)
     return built
@@ -250,14 +250,14 @@ def _add_dominance(built: OneClickModel, problem: LayoutProblem, dominance: str)
         model.add(click[(0, 0)] == 1)
 
 
-def _add_reasoning_bounds(built: OneClickModel, analysis: Analysis) -> None:
+def _add_reasoning_bounds(built: OneClickModel, reasoning: Reasoning) -> None:
     """The graph reasoning's bounds, each sound by the argument in its module docstring."""
     model = built.model
     for cell in built.cells:
-        if cell not in analysis.zero_ok:
+        if cell not in reasoning.zero_ok:
             model.add(built.zero[cell] == 0)
             model.add(built.click[cell] == 0)
-        if cell not in analysis.safe_ok:
+        if cell not in reasoning.safe_ok:
             model.add(built.mine[cell] == 1)
 
 
@@ -369,7 +369,7 @@ def _solve_with_cuts(built: OneClickModel, solver: cp_model.CpSolver, deadline: 
     while True:
         status = _run(built, solver, deadline - time.perf_counter(), totals)
         totals["rounds"] = totals.get("rounds", 0) + 1
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or built.safe_count == 1:
+        if status_from_cp_sat(status, built.model) is not Status.POSSIBLE or built.safe_count == 1:
             return status
         components = _zero_components(built, solver)
         if len(components) == 1:
@@ -395,13 +395,10 @@ EXHAUST_MAX_SAFE = 40
 
 
 def _status_result(status: int, built: OneClickModel, solver: cp_model.CpSolver, problem: LayoutProblem) -> LayoutResult:
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return LayoutResult(Status.POSSIBLE, _board_from_solution(built, solver, problem))
-    if status == cp_model.INFEASIBLE:
-        return LayoutResult(Status.IMPOSSIBLE)
-    if status == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
-    return LayoutResult(Status.UNKNOWN)
+    verdict = status_from_cp_sat(status, built.model)
+    if verdict is Status.POSSIBLE:
+        return LayoutResult(verdict, _board_from_solution(built, solver, problem))
+    return LayoutResult(verdict)
 
 
 def _solve_rows(problem: LayoutProblem, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]) -> LayoutResult:
@@ -431,19 +428,17 @@ def _solve_rows(problem: LayoutProblem, solver: cp_model.CpSolver, seconds: floa
         if cols > 1:
             model.add(length[0] >= 2)
         model.add(length[min(1, rows - 1)] > min(1, cols - 1))  # the click is a zero cell
-    status = _run_model(model, solver, seconds, totals)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    status = status_from_cp_sat(_run_model(model, solver, seconds, totals), model)
+    if status is Status.POSSIBLE:
         lengths = np.array([solver.value(var) for var in length])
         mines = np.arange(cols)[None, :] >= lengths[:, None]
-        return LayoutResult(Status.POSSIBLE, Board(mines=mines, click=(0, 0)))
-    if status == cp_model.INFEASIBLE:
-        return LayoutResult(Status.IMPOSSIBLE)
-    return LayoutResult(Status.UNKNOWN)
+        return LayoutResult(status, Board(mines=mines, click=(0, 0)))
+    return LayoutResult(status)
 
 
 def _model_phases(
     problem: LayoutProblem, options: SolveOptions, encoding: str, dominance: str, deadline: float,
-    solver: cp_model.CpSolver, stats: dict[str, Any], totals: dict[str, Any], analysis: Analysis | None,
+    solver: cp_model.CpSolver, stats: dict[str, Any], totals: dict[str, Any], reasoning: Reasoning | None,
 ) -> LayoutResult:
     """The relaxation (levels and flow only), then the full model, all before `deadline`.
 
@@ -453,7 +448,7 @@ def _model_phases(
     if encoding in ("levels", "flow") and options.relaxation_share > 0:
         relaxation_deadline = min(deadline, time.perf_counter() + options.time_limit * options.relaxation_share)
         try:
-            relaxed = build_model(problem, "cuts", dominance, analysis, relaxation_deadline)  # no reachability yet
+            relaxed = build_model(problem, "cuts", dominance, reasoning, relaxation_deadline)  # no reachability yet
         except OutOfTime:
             stats["relaxation"] = "out of time building"
         else:
@@ -465,15 +460,16 @@ def _model_phases(
             relaxed_solver.parameters.random_seed = options.seed
             status = _run(relaxed, relaxed_solver, relaxation_deadline - time.perf_counter(), totals)
             stats["relaxation"] = relaxed_solver.status_name(status)
-            if status == cp_model.INFEASIBLE or (
-                status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+            verdict = status_from_cp_sat(status, relaxed.model)
+            if verdict is Status.IMPOSSIBLE or (
+                verdict is Status.POSSIBLE
                 and (relaxed.safe_count == 1 or len(_zero_components(relaxed, relaxed_solver)) == 1)
             ):
                 stats["phase"] = "relaxation"
                 stats["status"] = relaxed_solver.status_name(status)
                 return _status_result(status, relaxed, relaxed_solver, problem)
     try:
-        built = build_model(problem, encoding, dominance, analysis, deadline)
+        built = build_model(problem, encoding, dominance, reasoning, deadline)
     except OutOfTime:
         stats["status"] = "out of time building the full model"
         return LayoutResult(Status.UNKNOWN)
@@ -489,42 +485,42 @@ def _model_phases(
 
 def _graph_phases(
     problem: LayoutProblem, options: SolveOptions, deadline: float, stats: dict[str, Any]
-) -> tuple[LayoutResult | None, Analysis | None]:
+) -> tuple[LayoutResult | None, Reasoning | None]:
     """Graph reasoning, the exhaustive small-region search, then the constructive search.
 
-    Returns a verdict when one of them decides, else None and the analysis for the model.
+    Returns a verdict when one of them decides, else None and the reasoning for the model.
     """
     from cpsolve.layout.grow import grow
     from cpsolve.layout.reasoning import ExhaustResult, board_from_zero_set, exhaust
 
     if time.perf_counter() >= deadline:
         return LayoutResult(Status.UNKNOWN), None  # no time: nothing may be claimed
-    analysis = analyse(problem)
-    if analysis.impossible is not None:
-        stats["phase"], stats["reason"] = "reasoning", analysis.impossible
-        return LayoutResult(Status.IMPOSSIBLE), analysis
-    if analysis.board is not None:
+    reasoning = reason(problem)
+    if reasoning.impossible is not None:
+        stats["phase"], stats["reason"] = "reasoning", reasoning.impossible
+        return LayoutResult(Status.IMPOSSIBLE), reasoning
+    if reasoning.board is not None:
         stats["phase"] = "reasoning"
-        return LayoutResult(Status.POSSIBLE, analysis.board), analysis
+        return LayoutResult(Status.POSSIBLE, reasoning.board), reasoning
     now = time.perf_counter()
-    if analysis.safe_count <= EXHAUST_MAX_SAFE:
-        found = exhaust(analysis, EXHAUST_BUDGET, min(deadline, now + options.time_limit * EXHAUST_SHARE))
+    if reasoning.safe_count <= EXHAUST_MAX_SAFE:
+        found = exhaust(reasoning, EXHAUST_BUDGET, min(deadline, now + options.time_limit * EXHAUST_SHARE))
         stats["exhaust_nodes"] = found.nodes
     else:
         found = ExhaustResult(False)
     if found.zero is not None:
         stats["phase"] = "reasoning"
-        return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, analysis, found.zero, found.click)), analysis
+        return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, reasoning, found.zero, found.click)), reasoning
     if found.complete:
         stats["phase"], stats["reason"] = "reasoning", "no connected set of zero cells has exactly N safe cells"
-        return LayoutResult(Status.IMPOSSIBLE), analysis
+        return LayoutResult(Status.IMPOSSIBLE), reasoning
     now = time.perf_counter()
-    grown = grow(analysis, min(deadline, now + options.time_limit * HEURISTIC_SHARE), options.seed)
+    grown = grow(reasoning, min(deadline, now + options.time_limit * HEURISTIC_SHARE), options.seed)
     stats["restarts"] = grown.restarts
     if grown.zero is not None:
         stats["phase"] = "heuristic"
-        return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, analysis, grown.zero, grown.click)), analysis
-    return None, analysis
+        return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, reasoning, grown.zero, grown.click)), reasoning
+    return None, reasoning
 
 
 def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
@@ -575,13 +571,13 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         result = _solve_rows(problem, solver, deadline - time.perf_counter(), totals)
         stats["phase"] = "staircase"
     else:
-        analysis = None
+        reasoning = None
         if dominance == "none" and options.phases:
-            result, analysis = _graph_phases(problem, options, deadline, stats)
+            result, reasoning = _graph_phases(problem, options, deadline, stats)
         if result is None and time.perf_counter() >= deadline:
             result = LayoutResult(Status.UNKNOWN)
         if result is None:
-            result = _model_phases(problem, options, encoding, dominance, deadline, solver, stats, totals, analysis)
+            result = _model_phases(problem, options, encoding, dominance, deadline, solver, stats, totals, reasoning)
     stats.update(totals)
     stats["solver_seconds"] = round(stats["solver_seconds"], 6)
     if result.status is Status.UNKNOWN:

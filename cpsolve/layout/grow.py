@@ -26,11 +26,11 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from cpsolve.layout.reasoning import Analysis
+from cpsolve.grid import Cell
+from cpsolve.layout.reasoning import Reasoning
 
 __all__ = ["GrowResult", "grow"]
 
-Cell = tuple[int, int]
 
 #: Below this gap to N the growth saves its state and retries the end from it.
 ENDGAME_GAP = 12
@@ -50,8 +50,8 @@ class GrowResult:
 class _Growth:
     """Z, its closed neighbourhood, and the frontier bucketed by new safe cells per step."""
 
-    def __init__(self, analysis: Analysis, region: frozenset[Cell], click: Cell) -> None:
-        self.closed = analysis.closed
+    def __init__(self, reasoning: Reasoning, region: frozenset[Cell], click: Cell) -> None:
+        self.closed = reasoning.closed
         self.region = region
         self.zero: set[Cell] = set()
         self.covered: set[Cell] = set()
@@ -149,23 +149,23 @@ def _reach(growth: _Growth, target: Cell, limit: int) -> bool:
     return False
 
 
-def _clicks(analysis: Analysis, rng: random.Random) -> list[tuple[frozenset[Cell], Cell]]:
+def _clicks(reasoning: Reasoning, rng: random.Random) -> list[tuple[frozenset[Cell], Cell]]:
     """Clicks to start from: the pinned one, else the cells with the smallest neighbourhoods first."""
-    if analysis.click is not None:
-        return [(analysis.regions[0], analysis.click)]
+    if reasoning.click is not None:
+        return [(reasoning.regions[0], reasoning.click)]
     starts = []
-    for region in analysis.regions:
+    for region in reasoning.regions:
         for cell in region:
-            starts.append((len(analysis.closed[cell]), rng.random(), region, cell))
+            starts.append((len(reasoning.closed[cell]), rng.random(), region, cell))
     starts.sort()
     return [(region, cell) for _, _, region, cell in starts]
 
 
-def grow(analysis: Analysis, deadline: float, seed: int = 0, max_restarts: int | None = None) -> GrowResult:
+def grow(reasoning: Reasoning, deadline: float, seed: int = 0, max_restarts: int | None = None) -> GrowResult:
     """Grow zero regions until one has exactly N safe cells covering the fixed safe cells.
 
     Args:
-        analysis: An analysis of a problem with N > 1 that proved nothing (it has regions).
+        reasoning: An reasoning of a problem with N > 1 that proved nothing (it has regions).
         deadline: A ``time.perf_counter()`` value; the search stops there.
         seed: Seeds the random choices: the same seed gives the same search.
         max_restarts: Stop after this many growths even with time left (tests use it to be
@@ -175,18 +175,18 @@ def grow(analysis: Analysis, deadline: float, seed: int = 0, max_restarts: int |
         The zero set and click found, or None for both.
     """
     rng = random.Random(seed)
-    target = analysis.safe_count
-    starts = _clicks(analysis, rng)
+    target = reasoning.safe_count
+    starts = _clicks(reasoning, rng)
     restarts = 0
     while time.perf_counter() < deadline and (max_restarts is None or restarts < max_restarts):
         # cycle through the clicks, the most promising first, then at random
         region, click = starts[restarts] if restarts < len(starts) else rng.choice(starts)
         restarts += 1
         wander = 0.0 if restarts == 1 else rng.choice((0.0, 0.05, 0.2, 0.5))
-        growth = _Growth(analysis, region, click)
+        growth = _Growth(reasoning, region, click)
         if len(growth.covered) > target:
             continue
-        targets = [cell for cell in analysis.fixed_safe if cell not in growth.covered]
+        targets = [cell for cell in reasoning.fixed_safe if cell not in growth.covered]
         rng.shuffle(targets)
         if not all(target_cell in growth.covered or _reach(growth, target_cell, target) for target_cell in targets):
             continue

@@ -4,7 +4,7 @@ Write S for the safe cells of a winning board, Z for its zero cells (no mine in 
 neighbourhood N[v]) and N = |S| > 1. Then (``shared/DESIGN.md``): Z is king-connected, holds
 the click, and N[Z] = S. Everything here rests on that fact and on the template alone.
 
-The Impossible argument of :func:`analyse` (N > 1). Call a cell *allowed* when no fixed mine lies
+The Impossible argument of :func:`reason` (N > 1). Call a cell *allowed* when no fixed mine lies
 in its closed neighbourhood; a zero cell has no mine at all there, so Z is a connected set of
 allowed cells and lies inside one component K of the allowed cells (king graph). Then:
 
@@ -40,17 +40,16 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from cpsolve.board import Board
-from cpsolve.grid import king_graph
+from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import LayoutProblem
 from cpsolve.symbols import CLICK, MINE, SAFE
 
-__all__ = ["Analysis", "analyse", "exhaust", "board_from_zero_set", "ExhaustResult"]
+__all__ = ["Reasoning", "reason", "exhaust", "board_from_zero_set", "ExhaustResult"]
 
-Cell = tuple[int, int]
 
 
 @dataclass
-class Analysis:
+class Reasoning:
     """What the template alone says about a problem.
 
     Attributes:
@@ -92,9 +91,9 @@ class Analysis:
         return self.impossible is not None or self.board is not None
 
 
-def board_from_zero_set(problem: LayoutProblem, analysis: Analysis, zero: set[Cell] | frozenset[Cell], click: Cell) -> Board:
+def board_from_zero_set(problem: LayoutProblem, reasoning: Reasoning, zero: set[Cell] | frozenset[Cell], click: Cell) -> Board:
     """The board whose safe cells are N[zero], clicked at `click` (the judge checks it as any other)."""
-    safe = {other for cell in zero for other in analysis.closed[cell]} if zero else {click}
+    safe = {other for cell in zero for other in reasoning.closed[cell]} if zero else {click}
     present = problem.present_mask()
     mines = present.copy()
     for cell in safe:
@@ -102,14 +101,14 @@ def board_from_zero_set(problem: LayoutProblem, analysis: Analysis, zero: set[Ce
     return Board(mines=mines, click=click, present=present if problem.template is not None else None)
 
 
-def analyse(problem: LayoutProblem) -> Analysis:
+def reason(problem: LayoutProblem) -> Reasoning:
     """Graph reasoning on a problem: Impossible by the bounds in the module docstring, or the regions.
 
     Args:
         problem: Any layout problem.
 
     Returns:
-        The analysis; ``impossible`` says why when no board exists, ``board`` holds one for N = 1.
+        The reasoning; ``impossible`` says why when no board exists, ``board`` holds one for N = 1.
     """
     graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
     cells = sorted(graph.nodes)
@@ -121,27 +120,27 @@ def analyse(problem: LayoutProblem) -> Analysis:
     if click is not None:
         fixed_safe.add(click)
     safe_count = len(cells) - problem.mines
-    analysis = Analysis(problem, graph, cells, closed, safe_count, fixed_mines, frozenset(fixed_safe), click)
+    reasoning = Reasoning(problem, graph, cells, closed, safe_count, fixed_mines, frozenset(fixed_safe), click)
 
     if len(fixed_mines) > problem.mines:
-        analysis.impossible = f"the template fixes {len(fixed_mines)} mines, more than {problem.mines}"
-        return analysis
+        reasoning.impossible = f"the template fixes {len(fixed_mines)} mines, more than {problem.mines}"
+        return reasoning
     if len(fixed_safe) > safe_count:
-        analysis.impossible = f"the template fixes {len(fixed_safe)} safe cells, more than {safe_count}"
-        return analysis
+        reasoning.impossible = f"the template fixes {len(fixed_safe)} safe cells, more than {safe_count}"
+        return reasoning
     if click is not None and click in fixed_mines:
-        analysis.impossible = "the pinned click is a fixed mine"
-        return analysis
+        reasoning.impossible = "the pinned click is a fixed mine"
+        return reasoning
     if safe_count == 1:
         # the lone safe cell wins by itself; it must be the one fixed safe cell if there is one
         lone = next(iter(fixed_safe)) if fixed_safe else next(cell for cell in cells if cell not in fixed_mines)
-        analysis.board = board_from_zero_set(problem, analysis, set(), lone)
-        return analysis
+        reasoning.board = board_from_zero_set(problem, reasoning, set(), lone)
+        return reasoning
 
     allowed = {cell for cell in cells if not any(other in fixed_mines for other in closed[cell])}
     if click is not None and click not in allowed:
-        analysis.impossible = "the pinned click touches a fixed mine, so it cannot be a zero cell"
-        return analysis
+        reasoning.impossible = "the pinned click touches a fixed mine, so it cannot be a zero cell"
+        return reasoning
     regions = []
     reasons = []
     for component in _components(allowed, closed):
@@ -159,14 +158,14 @@ def analyse(problem: LayoutProblem) -> Analysis:
             regions.append(frozenset(component))
     if not regions:
         detail = "; ".join(sorted(set(reasons))) or "no cell can be a zero cell"
-        analysis.impossible = f"no connected set of zero cells fits ({detail})"
-        return analysis
-    analysis.regions = regions
-    analysis.zero_ok = frozenset().union(*regions)
-    analysis.safe_ok = frozenset(other for cell in analysis.zero_ok for other in closed[cell])
+        reasoning.impossible = f"no connected set of zero cells fits ({detail})"
+        return reasoning
+    reasoning.regions = regions
+    reasoning.zero_ok = frozenset().union(*regions)
+    reasoning.safe_ok = frozenset(other for cell in reasoning.zero_ok for other in closed[cell])
     if click is not None:
-        analysis.distance = _distances(click, regions[0], closed)
-    return analysis
+        reasoning.distance = _distances(click, regions[0], closed)
+    return reasoning
 
 
 def _distances(source: Cell, inside: frozenset[Cell] | set[Cell], closed: dict[Cell, tuple[Cell, ...]]) -> dict[Cell, int]:
@@ -223,11 +222,11 @@ class ExhaustResult:
     nodes: int = 0
 
 
-def exhaust(analysis: Analysis, budget: int = 20000, deadline: float | None = None) -> ExhaustResult:
+def exhaust(reasoning: Reasoning, budget: int = 20000, deadline: float | None = None) -> ExhaustResult:
     """Search every closed connected zero set with at most N safe cells (module docstring).
 
     Args:
-        analysis: An analysis with N > 1 that proved nothing.
+        reasoning: An reasoning with N > 1 that proved nothing.
         budget: The most closed sets to visit before giving up (then ``complete`` is False).
         deadline: A ``time.perf_counter()`` value after which to give up likewise.
 
@@ -236,10 +235,10 @@ def exhaust(analysis: Analysis, budget: int = 20000, deadline: float | None = No
     """
     import time
 
-    target = analysis.safe_count
-    closed, zero_ok, fixed_safe = analysis.closed, analysis.zero_ok, analysis.fixed_safe
-    if analysis.click is not None:
-        clicks = [analysis.click]
+    target = reasoning.safe_count
+    closed, zero_ok, fixed_safe = reasoning.closed, reasoning.zero_ok, reasoning.fixed_safe
+    if reasoning.click is not None:
+        clicks = [reasoning.click]
     else:
         clicks = [cell for cell in sorted(zero_ok) if len(closed[cell]) <= target]
     seen: set[frozenset[Cell]] = set()

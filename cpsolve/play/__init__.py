@@ -21,6 +21,26 @@ The subset and perfect players also exist compiled (``cpsolve/_play_engine.c``),
 use by default; the Python ones are their reference and fallback.
 """
 
-from cpsolve.play.game import PLAYERS, Game, GameEnd, best_first_click, play_from
+from __future__ import annotations
 
-__all__ = ["PLAYERS", "Game", "GameEnd", "best_first_click", "play_from"]
+import importlib
+from typing import Any
+
+__all__ = ["PLAYERS", "START_CONDITIONS", "Game", "GameEnd", "best_first_click", "play_from"]
+
+#: The players, weakest first; each one's rules include the previous one's.
+PLAYERS = ("casual", "subset", "perfect")
+#: How a game's first click is protected: ``opening`` (no mine in its 3x3, the "modern" rule) or
+#: ``safe`` (only the click itself, the "classic" rule).
+START_CONDITIONS = ("opening", "safe")
+
+# The names above are all the command line needs to list its choices; the game itself (numpy and
+# the compiled players) loads on first use, so ``cpsolve --help`` does not pay for it.
+_LAZY = {"Game": "cpsolve.play.game", "GameEnd": "cpsolve.play.game", "best_first_click": "cpsolve.play.game",
+         "play_from": "cpsolve.play.game"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

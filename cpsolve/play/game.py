@@ -43,16 +43,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpsolve.casual import CLEARED, COVERED, FLAGGED, CasualBoard, CasualResult, FinalState, solve_casual
+from cpsolve.casual import CasualBoard, CasualResult, FinalState, solve_casual
+from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.errors import InternalError
 from cpsolve.grid import PaddedGrid, mine_numbers
+from cpsolve.play import PLAYERS
 
-__all__ = ["PLAYERS", "Game", "GameEnd", "best_first_click", "play_from"]
-
-#: The players, weakest first; each one's rules include the previous one's.
-PLAYERS = ("casual", "subset", "perfect")
-
-ABSENT = 3
+__all__ = ["Game", "GameEnd", "best_first_click", "play_from"]
 
 
 def _run_rules_engine():

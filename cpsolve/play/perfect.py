@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.casual import CLEARED, COVERED, FLAGGED
+from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.errors import InternalError
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cpsolve.casual import CLEARED, COVERED, FLAGGED
+from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.grid import PaddedGrid
 
 __all__ = ["subset_deductions"]

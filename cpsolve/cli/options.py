@@ -1,0 +1,117 @@
+"""The choices and checks the commands share: one definition each, derived from the library's own lists.
+
+A choice the library defines (the backends, the players, the start conditions, the encodings) is
+turned into a typer choice here, from the library's list, so ``--help`` and the library never
+disagree. Every bound on an option is checked before any work starts.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from enum import Enum
+
+from cpsolve.errors import InputError
+from cpsolve.layout import BACKENDS
+from cpsolve.play import PLAYERS, START_CONDITIONS
+
+__all__ = [
+    "OutputFormat",
+    "Backend",
+    "Player",
+    "Start",
+    "MAX_WORKERS",
+    "MAX_JOBS",
+    "MAX_SEED",
+    "MAX_GAMES",
+    "MAX_BOARDS",
+    "check_time_limit",
+    "check_count",
+    "check_seed",
+    "check_output_path",
+    "check_resume",
+    "parse_cell",
+]
+
+#: Upper bounds for thread and process counts: far above any machine cpsolve runs on, low enough
+#: that a typo (100000) is caught before the solver tries to start that many threads.
+MAX_WORKERS = 256
+MAX_JOBS = 1024
+#: CP-SAT's random seed is a 32-bit signed integer.
+MAX_SEED = 2**31 - 1
+#: More games, or boards, than anyone runs; catches a typo before a run that never ends.
+MAX_GAMES = 100_000_000
+MAX_BOARDS = 10_000_000
+
+
+class OutputFormat(str, Enum):
+    """How answers are printed."""
+
+    text = "text"
+    json = "json"
+
+
+def _choice(name: str, values: tuple[str, ...]) -> type[Enum]:
+    """A str Enum whose members are `values`, so typer lists them in ``--help``."""
+    return Enum(name, {value: value for value in values}, type=str)  # type: ignore[return-value]
+
+
+#: The layout backends, from the registry (:data:`cpsolve.layout.BACKENDS`).
+Backend = _choice("Backend", tuple(BACKENDS))
+#: The players, weakest first (:data:`cpsolve.play.PLAYERS`).
+Player = _choice("Player", PLAYERS)
+#: How the first click is protected (:data:`cpsolve.play.START_CONDITIONS`).
+Start = _choice("Start", START_CONDITIONS)
+
+
+def check_time_limit(seconds: float) -> float:
+    """A time limit must be a positive, finite number of seconds."""
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise InputError(f"--time-limit must be a positive number of seconds, got {seconds}")
+    return seconds
+
+
+def check_count(value: int | None, option: str, upper: int) -> int | None:
+    """A count option (``--workers``, ``--jobs``) must lie in 1..upper; None is left for the default."""
+    if value is not None and not 1 <= value <= upper:
+        raise InputError(f"{option} must be from 1 to {upper}, got {value}")
+    return value
+
+
+def check_seed(seed: int) -> int:
+    """A seed must fit the solvers' 32-bit signed range."""
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"--seed must be from 0 to {MAX_SEED}, got {seed}")
+    return seed
+
+
+def check_output_path(path: str | None, option: str) -> None:
+    """Fail before any work when an output file cannot be created where it is asked for."""
+    if path is None:
+        return
+    from pathlib import Path
+
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise InputError(f"{option} {path}: is a directory")
+    if not folder.is_dir():
+        raise InputError(f"{option} {path}: no such directory {folder}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise InputError(f"{option} {path}: not writable")
+
+
+def check_resume(resume: bool, store_path: str | None) -> None:
+    """``--resume`` reads the cases a store already holds, so it needs ``--store``."""
+    if resume and not store_path:
+        raise InputError("--resume needs --store FILE.db")
+
+
+def parse_cell(text: str, option: str) -> tuple[int, int]:
+    """Parse ``ROW,COL`` (1-based) into a 0-based (row, col)."""
+    parts = text.replace(" ", "").split(",")
+    try:
+        row, col = (int(part) for part in parts)
+    except ValueError:
+        raise InputError(f"{option} must be ROW,COL (1-based integers), got {text!r}") from None
+    return row - 1, col - 1
