@@ -24,8 +24,7 @@ import numpy as np
 
 from cpsolve.casual import CasualBoard
 from cpsolve.generate import GameSettings, draw_board
-from cpsolve.play import game as game_module
-from cpsolve.play.game import Game
+from cpsolve.play.game import SEARCH_BUDGET, Game, compiled_players_built
 
 SIZES = [("beginner", 9, 9, 10), ("intermediate", 16, 16, 40), ("expert", 16, 30, 99), ("100x100", 100, 100, 1600)]
 BUDGETS = [10, 100, 1_000, 10_000]
@@ -45,61 +44,47 @@ def timed(board_list, click, player, use_total, **options):
 
 def fallbacks(board_list, click, budget: int) -> int:
     """Searches that ran out of `budget` nodes over the games (the compiled perfect player, no total)."""
-    original, count = game_module._advance, 0
-
-    def counting(*args):
-        nonlocal count
-        result = original(*args)
-        count += result[0] == game_module.OUT_OF_BUDGET
-        return result
-
-    game_module._advance = counting
-    try:
-        for board in board_list:
-            Game(board, "perfect", False, search_budget=budget).play(click)
-    finally:
-        game_module._advance = original
+    count = 0
+    for board in board_list:
+        game = Game(board, "perfect", False, search_budget=budget)
+        game.start(click)
+        count += game.fallbacks
     return count
 
 
 BANDS = [(3, 301, 0.3), (3, 3001, 0.25), (3, 30001, 0.25), (5, 201, 0.3), (5, 2001, 0.2)]
 
 
-def lattice_game(rows: int, cols: int, density: float, seed: int, **options) -> Game:
-    """A perfect player (no total) facing clues at every other row and column of the band."""
+def lattice_game(rows: int, cols: int, density: float, seed: int, **options) -> tuple[Game, list[tuple[int, int]]]:
+    """A perfect player (no total), and clues at every other row and column of the band for it to face."""
     rng = np.random.default_rng(seed)
     clue = np.zeros((rows, cols), dtype=bool)
     clue[::2, ::2] = True
     mines = (rng.random((rows, cols)) < density) & ~clue
     game = Game(CasualBoard(mines, np.ones_like(mines)), "perfect", False, **options)
-    game._state = bytearray(game.start_state)
-    for r, c in np.argwhere(clue):
-        game._state[game.grid.index(int(r), int(c))] = game_module.CLEARED
-    game.cleared, game.deductions = int(clue.sum()), 0
-    return game
+    return game, [(int(r), int(c)) for r, c in np.argwhere(clue)]
 
 
 def bands(seed: int, python_cols: int) -> None:
     print(f"\n{'band':10} {'compiled s':>10} {'python s':>9} {'cleared':>8} {'largest budget that falls back':>31}")
     for rows, cols, density in BANDS:
-        compiled = lattice_game(rows, cols, density, seed)
+        compiled, clues = lattice_game(rows, cols, density, seed)
         began = time.perf_counter()
-        compiled._advance(-1)
+        compiled.resume(clues)
         fast = time.perf_counter() - began
         slow = "-"
         if cols <= python_cols:
-            python = lattice_game(rows, cols, density, seed, compiled=False)
+            python, _ = lattice_game(rows, cols, density, seed, compiled=False)
             began = time.perf_counter()
-            python._close_in_python({i for i, v in enumerate(python._state) if v == game_module.CLEARED})
+            python.resume(clues)
             slow = f"{time.perf_counter() - began:9.2f}"
-            if python._state != compiled._state:
+            if python.end().state != compiled.end().state:
                 raise SystemExit(f"band {rows}x{cols}: compiled and Python players disagree")
         budget, falls_back = 1, 0
-        while budget <= game_module.SEARCH_BUDGET:
-            game = lattice_game(rows, cols, density, seed)
-            status = game_module._advance(game._state, game.number, game.mine, game.offsets, -1,
-                                          game_module.LEVELS["perfect"], budget)[0]
-            if status != game_module.OUT_OF_BUDGET:
+        while budget <= SEARCH_BUDGET:
+            game, _ = lattice_game(rows, cols, density, seed, search_budget=budget)
+            game.resume(clues)
+            if not game.fallbacks:
                 break
             falls_back, budget = budget, budget * 2
         print(f"{rows}x{cols:<8} {fast:10.3f} {slow:>9} {compiled.cleared:8d} {falls_back:31d}")
@@ -111,7 +96,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--python-cols", type=int, default=3001, help="longest band the Python player plays")
     args = parser.parse_args()
-    if game_module._advance is None:
+    if not compiled_players_built():
         raise SystemExit("cpsolve._play_engine was not built")
     warm = boards(16, 30, 99, 3, args.seed + 1)  # imports (deduce) paid before timing
     for player, use_total in (("subset", True), ("perfect", False), ("perfect", True)):

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.compiled import extension
 from cpsolve.grid import PaddedGrid, mine_numbers
 from cpsolve.outcome import Status
 from cpsolve.symbols import CONTEST_MINE, HOLE, MINE
@@ -40,7 +41,7 @@ from cpsolve.symbols import CONTEST_MINE, HOLE, MINE
 #: How a drawn final state shows a safe cell the player left covered.
 COVERED_SAFE = "-"
 
-__all__ = ["CasualBoard", "CasualResult", "FinalState", "final_state", "solve_casual", "draw_state"]
+__all__ = ["CasualBoard", "CasualResult", "FinalState", "final_state", "solve_casual", "draw_state", "run_rules"]
 
 
 @dataclass
@@ -203,16 +204,10 @@ def _best_click_py(candidates, state, number, offsets, safe_total):
     return best_covered, best_start, tried
 
 
-def _load_engine():
-    """The compiled loops when the C extension was built, else the Python reference."""
-    try:
-        from cpsolve import _casual_engine
-    except ImportError:  # pragma: no cover - the extension is optional at install time
-        return _run_rules_py, _best_click_py
-    return _casual_engine.run_rules, _casual_engine.best_click
-
-
-_run_rules, _best_click = _load_engine()
+_compiled = extension("_casual_engine")
+#: The rules' worklist and the search over first clicks: compiled when built, else the reference.
+run_rules = _compiled.run_rules if _compiled else _run_rules_py
+_best_click = _compiled.best_click if _compiled else _best_click_py
 
 
 
@@ -241,7 +236,7 @@ class _Engine:
         queued = np.zeros(size, dtype=np.uint8)
         work = np.empty(size, dtype=np.int64)
         changed = np.empty(size, dtype=np.int64)
-        count, _ = _run_rules(start, self.state, self.number, self.offsets, queued, work, changed)
+        count, _ = run_rules(start, self.state, self.number, self.offsets, queued, work, changed)
         touched = changed[:count]
         marks = self.state[touched]
         self.state[touched] = COVERED

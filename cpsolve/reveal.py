@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from cpsolve.board import Board
+from cpsolve.compiled import extension
 from cpsolve.grid import PaddedGrid, box_sum
 
 __all__ = ["closed_mine_counts", "zero_cells", "zero_component", "count_components", "reveal", "judge"]
@@ -48,16 +49,9 @@ def _zero_component_py(start: int, zero: np.ndarray, offsets: np.ndarray, compon
     return count
 
 
-def _load_fill():
-    """The compiled fill when the C extension was built, else the Python reference."""
-    try:
-        from cpsolve._flood import zero_component as compiled
-    except ImportError:  # pragma: no cover - the extension is optional at install time
-        return _zero_component_py
-    return compiled
-
-
-_fill = _load_fill()
+_compiled = extension("_flood")
+#: The fill: compiled when built, else the Python reference.
+_fill = _compiled.zero_component if _compiled else _zero_component_py
 
 
 def zero_component(zero: np.ndarray, start: tuple[int, int]) -> np.ndarray:

@@ -81,7 +81,7 @@ def test_compiled_engine_agrees_with_the_python_reference():
         size = engine.state.shape[0]
         start = int(engine.zero_starts[-1])
         results = []
-        for run in (casual._run_rules, casual._run_rules_py):
+        for run in (casual.run_rules, casual._run_rules_py):
             state = engine.state.copy()
             queued, work, changed = np.zeros(size, np.uint8), np.empty(size, np.int64), np.empty(size, np.int64)
             count, cleared = run(start, state, engine.number, engine.offsets, queued, work, changed)

@@ -9,6 +9,7 @@ search back to Python mid-game.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from array import array
 
@@ -20,12 +21,12 @@ from hypothesis import strategies as st
 from bruteforce_puzzle import lattice_band
 
 from cpsolve.casual import CasualBoard
+from cpsolve.compiled import extension
 from cpsolve.errors import InternalError
 from cpsolve.generate import GameSettings, generate_boards
-from cpsolve.play import game as game_module
-from cpsolve.play.game import CLEARED, DONE, Game
+from cpsolve.play.game import Game, compiled_players_built
 
-pytestmark = pytest.mark.skipif(game_module._advance is None,
+pytestmark = pytest.mark.skipif(not compiled_players_built(),
                                 reason="the compiled players (cpsolve._play_engine) were not built")
 
 PLAYERS = [("subset", True), ("perfect", False), ("perfect", True)]
@@ -81,7 +82,7 @@ def test_compiled_perfect_player_on_larger_boards(size, density):
     while games < 4:
         mines = rng.random((size, size)) < density
         board = CasualBoard(mines, np.ones_like(mines))
-        zero = np.argwhere(~mines & (Game(board).numbers == 0))
+        zero = np.argwhere(~mines & (Game(board).tables.numbers == 0))
         if len(zero) == 0:
             continue
         click = tuple(int(x) for x in zero[rng.integers(len(zero))])
@@ -90,29 +91,24 @@ def test_compiled_perfect_player_on_larger_boards(size, density):
         games += 1
 
 
-def _lattice_game(rows, cols, density, seed, compiled):
+def _lattice_game(rows, cols, density, seed, **options):
     """A perfect player (no total) facing clues at every other cell, a position no game reaches:
     its frontier components run the length of the board."""
     clues, unknown, mines = lattice_band(rows, cols, density, random.Random(seed))
     mine_grid = np.zeros((rows, cols), dtype=bool)
     for cell in mines:
         mine_grid[cell] = True
-    game = Game(CasualBoard(mine_grid, np.ones_like(mine_grid)), "perfect", False, compiled=compiled)
-    game._state = bytearray(game.start_state)
-    for cell in clues:
-        game._state[game.grid.index(*cell)] = CLEARED
-    game.cleared, game.deductions = len(clues), 0
+    game = Game(CasualBoard(mine_grid, np.ones_like(mine_grid)), "perfect", False, **options)
+    game.resume(clues)
     return game
 
 
 @pytest.mark.parametrize("rows, cols, density, seed", [(3, 301, 0.3, 1), (5, 201, 0.3, 2), (3, 3001, 0.25, 3),
                                                        (21, 21, 0.2, 4), (31, 31, 0.15, 5)])
 def test_compiled_perfect_player_from_a_lattice_of_clues(rows, cols, density, seed):
-    python = _lattice_game(rows, cols, density, seed, compiled=False)
-    python._close_in_python({i for i, value in enumerate(python._state) if value == CLEARED})
-    compiled = _lattice_game(rows, cols, density, seed, compiled=True)
-    compiled._advance(-1)  # falls back to Python where a search runs out of budget
-    assert compiled._state == python._state
+    python = _lattice_game(rows, cols, density, seed, compiled=False).end()
+    compiled = _lattice_game(rows, cols, density, seed).end()  # Python finishes where a search runs out
+    assert (compiled.state.cleared, compiled.state.flagged) == (python.state.cleared, python.state.flagged)
     assert compiled.cleared == python.cleared
 
 
@@ -121,10 +117,8 @@ def test_a_flip_absorbed_nearby_costs_a_few_nodes_however_long_the_band(cols, se
     """The flip search stops once the true values complete its placement, so on a three-row band
     of clues, whose components run for thousands of cells, the whole game finishes in C with 256
     nodes a search. (Searching on to the end of each component took thousands.)"""
-    game = _lattice_game(3, cols, 0.25, seed, compiled=True)
-    status, _cleared, _deductions = game_module._advance(game._state, game.number, game.mine, game.offsets, -1,
-                                                         game_module.LEVELS["perfect"], 256)
-    assert status == DONE
+    game = _lattice_game(3, cols, 0.25, seed, search_budget=256)
+    assert game.fallbacks == 0
 
 
 def test_generated_boards_are_won_by_the_python_player():
@@ -140,31 +134,31 @@ def test_a_cleared_mine_is_reported_as_a_bug():
     mines = np.zeros((5, 5), dtype=bool)
     mines[4, 4] = True
     game = Game(CasualBoard(mines, np.ones_like(mines)), "perfect", False)
-    lying = bytearray(game.mine)
+    lying = bytearray(game.tables.mine)
     lying[game.grid.index(0, 4)] = 1  # the numbers say safe; the mine table says mine
-    game.mine = bytes(lying)
+    game.tables = dataclasses.replace(game.tables, mine=bytes(lying))
     with pytest.raises(InternalError, match="cleared a mine"):
         game.play((0, 0))
 
 
 def test_advance_refuses_tables_that_are_not_a_padded_board():
-    game = Game(CasualBoard(np.zeros((4, 4), dtype=bool), np.ones((4, 4), dtype=bool)), "perfect", False)
-    advance = game_module._advance
-    state = bytearray(game.start_state)
-    good = (state, game.number, game.mine, game.offsets)
-    start = game.grid.index(1, 1)
+    tables = Game(CasualBoard(np.zeros((4, 4), dtype=bool), np.ones((4, 4), dtype=bool)), "perfect", False).tables
+    advance = extension("_play_engine").advance
+    state = bytearray(tables.start_state)
+    good = (state, tables.number, tables.mine, tables.offsets)
+    start = tables.grid.index(1, 1)
     with pytest.raises(ValueError, match="level"):
         advance(*good, start, 3, 100)
     with pytest.raises(ValueError, match="covered cell"):
         advance(*good, 0, 2, 100)
     with pytest.raises(ValueError, match="neighbour offsets"):
-        advance(state, game.number, game.mine, array("q", [-7, -6, -5, -1, 1, 5, 7, 6]), start, 2, 100)
+        advance(state, tables.number, tables.mine, array("q", [-7, -6, -5, -1, 1, 5, 7, 6]), start, 2, 100)
     with pytest.raises(ValueError, match="as long as state"):
-        advance(state, game.number[:5], game.mine, game.offsets, start, 2, 100)
+        advance(state, tables.number[:5], tables.mine, tables.offsets, start, 2, 100)
     bare = bytearray(state)
     bare[0] = 0  # a border cell that is not absent
     with pytest.raises(ValueError, match="absent"):
-        advance(bare, game.number, game.mine, game.offsets, start, 2, 100)
+        advance(bare, tables.number, tables.mine, tables.offsets, start, 2, 100)
     with pytest.raises(ValueError, match="budget"):
         advance(*good, start, 2, 0)
     assert advance(*good, start, 2, 100) == (0, 16, 0)  # no mine: one click clears all 16

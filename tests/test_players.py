@@ -21,6 +21,7 @@ from bruteforce_players import (
 from cpsolve.casual import CasualBoard
 from cpsolve.cli import app
 from cpsolve.play import best_first_click, play_from
+from cpsolve.play.game import compiled_players_built
 from cpsolve.play import perfect as perfect_module
 
 
@@ -36,41 +37,24 @@ class FakePosition:
     total: int | None = None
 
 
-def _real_engine_available() -> bool:
-    try:
-        from cpsolve.deduce import Position, backbone  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.fixture(params=["bruteforce", "deduce"])
 def engine(request, monkeypatch):
-    """The perfect player's backbone: a brute-force stand-in, and cpsolve.deduce once merged."""
+    """The perfect player's backbone: a brute-force stand-in, and cpsolve.deduce."""
     if request.param == "bruteforce":
         monkeypatch.setattr(perfect_module, "_deduce", lambda: (FakePosition, backbone_bruteforce))
-    elif not _real_engine_available():
-        pytest.skip("cpsolve.deduce is not merged yet")
     return request.param
 
 
 @pytest.fixture(params=["compiled", "python"])
-def implementation(request, monkeypatch):
-    """The compiled subset and perfect players (``_play_engine``), and the Python ones.
-
-    The choice holds for a whole test (hypothesis examples included), so it need not be reset.
-    """
-    from cpsolve.play import game
-
-    if request.param == "python":
-        monkeypatch.setattr(game, "_advance", None)
-    elif game._advance is None:
+def compiled(request):
+    """Whether games run the compiled subset and perfect players (``_play_engine``) or the Python ones."""
+    if request.param == "compiled" and not compiled_players_built():
         pytest.skip("the compiled players (cpsolve._play_engine) were not built")
-    return request.param
+    return request.param == "compiled"
 
 
-def covered(rows, player, use_total=True, click=None):
-    return best_first_click(CasualBoard.from_rows(rows), player, use_total, click).covered
+def covered(rows, player, use_total=True, click=None, compiled=True):
+    return best_first_click(CasualBoard.from_rows(rows), player, use_total, click, compiled=compiled).covered
 
 
 small_boards = st.integers(1, 4).flatmap(
@@ -94,13 +78,13 @@ def test_casual_player_is_the_contest_engine(rows):
 @given(st.integers(1, 6).flatmap(
     lambda rows: st.integers(1, 6).flatmap(
         lambda cols: st.lists(st.text(alphabet="M...#", min_size=cols, max_size=cols), min_size=rows, max_size=rows))))
-def test_subset_player_matches_brute_force(implementation, rows):
-    assert covered(rows, "subset") == best_over_clicks(rows, subset_play)
+def test_subset_player_matches_brute_force(compiled, rows):
+    assert covered(rows, "subset", compiled=compiled) == best_over_clicks(rows, subset_play)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(5, 9), st.integers(5, 9), st.floats(0.1, 0.3), st.integers(0, 2**32 - 1))
-def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(implementation, height, width, density, seed):
+def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(compiled, height, width, density, seed):
     rng = np.random.default_rng(seed)
     rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < density]
     board = CasualBoard.from_rows(rows)
@@ -108,42 +92,42 @@ def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(impl
             if not any(rows[i][j] == "M" for i in range(max(r - 1, 0), r + 2) for j in range(max(c - 1, 0), c + 2)
                        if i < height and j < width)]
     for click in zero[:3]:
-        end = play_from(board, click, "subset")
+        end = play_from(board, click, "subset", compiled=compiled)
         cleared, flagged = subset_play(rows, click)
         assert end.cleared == len(cleared) and end.flagged == len(flagged)
 
 
 @pytest.mark.parametrize("use_total", [True, False])
-def test_perfect_player_matches_brute_force(implementation, engine, use_total):
+def test_perfect_player_matches_brute_force(compiled, engine, use_total):
     rng = np.random.default_rng(12 + use_total)
     for _ in range(60):
         height, width = int(rng.integers(1, 4)), int(rng.integers(2, 5))
         rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < rng.uniform(0.1, 0.5)]
         expected = best_over_clicks(rows, lambda grid, click: perfect_play(grid, click, use_total))
-        assert covered(rows, "perfect", use_total) == expected, rows
+        assert covered(rows, "perfect", use_total, compiled=compiled) == expected, rows
 
 
-def test_perfect_players_first_click_on_a_number_with_the_total(implementation, engine):
+def test_perfect_players_first_click_on_a_number_with_the_total(compiled, engine):
     # ..*. with one mine: the 1 at column 2 and the count prove column 4 safe
     rows = ["..M."]
-    assert covered(rows, "perfect", True, click=(0, 1)) == 0
-    assert covered(rows, "perfect", False, click=(0, 1)) == 2
+    assert covered(rows, "perfect", True, click=(0, 1), compiled=compiled) == 0
+    assert covered(rows, "perfect", False, click=(0, 1), compiled=compiled) == 2
     # no zero cell anywhere, yet the total wins from a number
     rows = [".M.", "M.M"]
-    assert covered(rows, "perfect", True) == best_over_clicks(rows, lambda g, c: perfect_play(g, c, True))
+    assert covered(rows, "perfect", True, compiled=compiled) == best_over_clicks(rows, lambda g, c: perfect_play(g, c, True))
 
 
-def test_players_are_ordered_on_every_board(implementation):
+def test_players_are_ordered_on_every_board(compiled):
     """perfect leaves no more covered than subset, subset no more than casual (each click and overall)."""
     rng = np.random.default_rng(7)
     for _ in range(40):
         height, width = int(rng.integers(3, 6)), int(rng.integers(3, 6))
         rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < 0.25]
-        answers = [covered(rows, p, t) for p, t in (("casual", True), ("subset", True), ("perfect", False), ("perfect", True))]
+        answers = [covered(rows, p, t, compiled=compiled) for p, t in (("casual", True), ("subset", True), ("perfect", False), ("perfect", True))]
         assert answers == sorted(answers, reverse=True), (rows, answers)
 
 
-def test_perfect_player_from_the_centre_on_larger_boards(implementation):
+def test_perfect_player_from_the_centre_on_larger_boards(compiled):
     """4x4 and 5x5 boards with an opening at the centre: cpsolve.deduce against full enumeration."""
     from cpsolve.generate import GameSettings, draw_board
     from bruteforce_players import _placements, parse
@@ -157,7 +141,7 @@ def test_perfect_player_from_the_centre_on_larger_boards(implementation):
             if placements is None:
                 cells, _, neighbours = parse(rows)
                 placements = _placements(cells, neighbours, mines if use_total else None)
-            end = play_from(CasualBoard.from_rows(rows), settings_.click, "perfect", use_total)
+            end = play_from(CasualBoard.from_rows(rows), settings_.click, "perfect", use_total, compiled=compiled)
             cleared, flagged = perfect_play(rows, settings_.click, use_total, placements)
             assert (end.cleared, end.flagged) == (len(cleared), len(flagged)), rows
 

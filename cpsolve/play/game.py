@@ -24,6 +24,12 @@ more cells known. That has two consequences used here:
   cell still covered survives any further clearing), perfect because more revealed numbers
   only remove mine placements, so its safe and mine sets only grow.
 
+A game is started from a first click (:meth:`Game.start`) or from any position whose cleared
+and flagged cells are given (:meth:`Game.resume`, for tests, benchmarks and positions no first
+click reaches); :meth:`Game.reveal` clears one more cell (a guess) and plays on; :meth:`Game.view`
+is what the player sees, as a clue puzzle. The player learns the board only through what a reveal
+shows: the true mines steer the compiled search (see ``_play_engine.c``) but never its answers.
+
 First clicks tried by :func:`best_first_click`:
 
 - casual, subset, and perfect without the total: zero cells only. A first click on a number
@@ -39,39 +45,28 @@ First clicks tried by :func:`best_first_click`:
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.casual import CasualBoard, CasualResult, FinalState, solve_casual
-from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.casual import CasualBoard, CasualResult, FinalState, run_rules, solve_casual
+from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
+from cpsolve.compiled import extension
 from cpsolve.errors import InternalError
-from cpsolve.grid import PaddedGrid, mine_numbers
+from cpsolve.grid import Cell
 from cpsolve.play import PLAYERS
+from cpsolve.play.perfect import perfect_deductions, view_position
+from cpsolve.play.subset import subset_deductions
+from cpsolve.play.tables import BoardTables
 
-__all__ = ["Game", "GameEnd", "best_first_click", "play_from"]
+if TYPE_CHECKING:
+    from cpsolve.deduce import Position
 
+__all__ = ["Game", "GameEnd", "best_first_click", "play_from", "compiled_players_built"]
 
-def _run_rules_engine():
-    try:
-        from cpsolve import _casual_engine
-    except ImportError:  # pragma: no cover - the extension is optional at install time
-        from cpsolve.casual import _run_rules_py
-
-        return _run_rules_py
-    return _casual_engine.run_rules
-
-
-def _advance_engine():
-    try:
-        from cpsolve import _play_engine
-    except ImportError:  # pragma: no cover - the extension is optional at install time
-        return None
-    return _play_engine.advance
-
-
-_run_rules = _run_rules_engine()
-_advance = _advance_engine()
+_play_engine = extension("_play_engine")
 
 #: The compiled players' levels (``_play_engine.advance``); perfect's is without the total.
 LEVELS = {"casual": 0, "subset": 1, "perfect": 2}
@@ -80,6 +75,11 @@ LEVELS = {"casual": 0, "subset": 1, "perfect": 2}
 SEARCH_BUDGET = 200_000
 #: advance()'s statuses.
 DONE, OUT_OF_BUDGET, UNSOUND = 0, 1, 2
+
+
+def compiled_players_built() -> bool:
+    """Whether the compiled subset and perfect players (``cpsolve._play_engine``) were built."""
+    return _play_engine is not None
 
 
 @dataclass
@@ -110,7 +110,7 @@ class GameEnd:
 
 
 class Game:
-    """A board and the tables every game on it shares; :meth:`play` runs one game.
+    """One board, and one game on it at a time for the chosen player.
 
     Args:
         board: The board (mines and present cells).
@@ -120,81 +120,193 @@ class Game:
             False runs the Python ones, the tests' reference.
         search_budget: Nodes one compiled backbone search may visit before the game goes on in
             Python.
+
+    Attributes:
+        tables: The board's flat tables (:class:`cpsolve.play.tables.BoardTables`).
+        cleared: Safe cells cleared so far.
+        deductions: The stronger rules' steps so far (see :class:`GameEnd`).
+        fallbacks: Compiled searches that ran out of budget, each finished in Python.
+        lost: True once a reveal hit a mine.
+
+    Example:
+        >>> board = CasualBoard.from_rows(["...", "...", "..*"])
+        >>> game = Game(board, "perfect")
+        >>> game.start((0, 0))
+        >>> game.won
+        True
     """
 
     def __init__(self, board: CasualBoard, player: str = "casual", use_total: bool = True, *,
                  compiled: bool = True, search_budget: int = SEARCH_BUDGET):
-        if player not in PLAYERS:
+        if player not in LEVELS:
             raise ValueError(f"unknown player {player!r}; use one of {', '.join(PLAYERS)}")
         self.player = player
         self.use_total = use_total
-        self.compiled = compiled and _advance is not None
+        self.compiled = compiled and _play_engine is not None
         self.search_budget = search_budget
-        rows, cols = board.mines.shape
-        self.grid = PaddedGrid(rows, cols)
-        self.present = board.present
-        self.start_state = bytes(self.grid.pad(np.where(board.present, COVERED, ABSENT).astype(np.uint8), ABSENT))
-        self.offsets = array("q", self.grid.offsets)
-        size = self.grid.size
+        self.board = board
+        self.tables = BoardTables.build(board.mines, board.present)
+        size = self.tables.grid.size
+        # the worklist's scratch arrays, kept between calls (a generator plays millions of games)
         self._queued = bytearray(size)
         self._work = array("q", bytes(8 * size))
         self._changed = array("q", bytes(8 * size))
-        self.set_mines(board.mines)
+        self._reset()
 
     def set_mines(self, mines: np.ndarray) -> None:
         """Lay other mines on the same cells, keeping the tables that depend only on the shape.
 
         The generator draws many boards of one shape; this spares it rebuilding them.
         """
-        self.board = CasualBoard(mines, self.present)
-        mines = mines & self.present
-        numbers = mine_numbers(mines)
-        self.numbers = numbers
-        self.number = bytes(self.grid.pad(numbers.astype(np.uint8)))
-        self.mine = bytes(self.grid.pad(mines.astype(np.uint8)))
-        self.mine_total = int(np.count_nonzero(mines))
-        self.safe_total = int(np.count_nonzero(self.present)) - self.mine_total
+        self.board = CasualBoard(mines, self.board.present)
+        self.tables = self.tables.with_mines(mines)
+        self._reset()
 
-    # -- the game ---------------------------------------------------------------------------
+    @property
+    def grid(self):
+        """The board's flat layout."""
+        return self.tables.grid
 
-    def play(self, click: tuple[int, int]) -> GameEnd:
-        """Clear `click` (0-based, safe) and apply the player's rules until stuck.
+    @property
+    def safe_total(self) -> int:
+        """Safe cells on the board."""
+        return self.tables.safe_total
+
+    @property
+    def won(self) -> bool:
+        """True once every safe cell is cleared."""
+        return self.cleared == self.tables.safe_total and not self.lost
+
+    # -- starting a game --------------------------------------------------------------------
+
+    def start(self, click: Cell) -> None:
+        """Clear the first click (0-based, a safe cell) and apply the player's rules until stuck.
+
+        Raises:
+            ValueError: If `click` is off the board, missing, or a mine.
+        """
+        self._reset()
+        index = self._covered_index(click, "first click")
+        if self.tables.mine[index]:
+            raise ValueError(f"first click {click} is not a safe cell")
+        if self.compiled and self.player != "casual":
+            if self._advance(index):
+                self._with_total()
+            return
+        self._close_in_python(self._clear(index))
+
+    def resume(self, cleared: Iterable[Cell], flagged: Iterable[Cell] = ()) -> None:
+        """Start from a position: these cells cleared and these flagged; then play until stuck.
+
+        The position need not be one a first click reaches (a band of clues, a person's game).
+
+        Args:
+            cleared: 0-based safe cells shown cleared.
+            flagged: 0-based mines shown flagged.
+
+        Raises:
+            ValueError: If a cleared cell is a mine, a flagged one safe, or either not a cell.
+        """
+        self._reset()
+        state, mine = self._state, self.tables.mine
+        for cell in flagged:
+            index = self._covered_index(cell, "flagged cell")
+            if not mine[index]:
+                raise ValueError(f"flagged cell {cell} is not a mine")
+            state[index] = FLAGGED
+        shown = []
+        for cell in cleared:
+            index = self._covered_index(cell, "cleared cell")
+            if mine[index]:
+                raise ValueError(f"cleared cell {cell} is a mine")
+            state[index] = CLEARED
+            self.cleared += 1
+            shown.append(index)
+        # the casual rules first, from every shown number (the compiled players start from theirs)
+        dirty: set[int] = set()
+        for index in shown:
+            dirty |= self._clear(index)
+        self._play_on(dirty)
+
+    def reveal(self, cell: Cell) -> bool:
+        """Clear `cell` (a covered cell, 0-based) as a guess would, then play on until stuck.
 
         Returns:
-            The final state. Raises ValueError if `click` is a mine or not a cell.
+            False when it was a mine: the game is lost and nothing else changes.
+
+        Raises:
+            ValueError: If `cell` is not a covered cell, or the game is already lost.
         """
-        self._run(click)
+        if self.lost:
+            raise ValueError("the game is lost")
+        index = self._covered_index(cell, "revealed cell")
+        if self.tables.mine[index]:
+            self.lost = True
+            return False
+        self._play_on(self._apply((index,), ()))
+        return True
+
+    # -- what the player sees ---------------------------------------------------------------
+
+    def view(self) -> Position:
+        """What the player sees, as a clue puzzle: the shown numbers next to covered cells, the
+        flags, every covered cell unknown, and the total when the player knows it."""
+        return view_position(self.tables, self._state, self.use_total, whole=True)
+
+    def end(self, click: Cell | None = None) -> GameEnd:
+        """The game's state now (the first click to report, if any)."""
         flat = np.frombuffer(self._state, dtype=np.uint8)
         cleared = np.flatnonzero(flat == CLEARED).tolist()
         flagged = np.flatnonzero(flat == FLAGGED).tolist()
-        return GameEnd(click, len(cleared), len(flagged), self.safe_total - len(cleared),
+        click = click if click is not None else (-1, -1)
+        return GameEnd(click, len(cleared), len(flagged), self.tables.safe_total - len(cleared),
                        FinalState(click, cleared, flagged), self.deductions)
 
-    def wins(self, click: tuple[int, int]) -> bool:
-        """Whether the player, starting at `click` (0-based, safe), clears every safe cell."""
-        self._run(click)
-        return self.cleared == self.safe_total
+    def play(self, click: Cell) -> GameEnd:
+        """Start from `click` (0-based, safe) and return where the player is stuck."""
+        self.start(click)
+        return self.end(click)
 
-    def _run(self, click: tuple[int, int]) -> None:
-        start = self.grid.index(*click)
-        if not (0 <= click[0] < self.grid.rows and 0 <= click[1] < self.grid.cols) \
-                or self.start_state[start] != COVERED or self.mine[start]:
-            raise ValueError(f"first click {click} is not a safe cell")
-        self._state = bytearray(self.start_state)
+    def wins(self, click: Cell) -> bool:
+        """Whether the player, starting at `click` (0-based, safe), clears every safe cell."""
+        self.start(click)
+        return self.won
+
+    # -- the rules --------------------------------------------------------------------------
+
+    def _reset(self) -> None:
+        self._state = bytearray(self.tables.start_state)
         self.cleared = 0
         self.deductions = 0
-        if not self.compiled or self.player == "casual":
-            self._close_in_python(self._clear(start))
-            return
-        # the compiled subset and perfect players; with the total, the view's backbone in Python
-        # whenever they are stuck (what they prove without the total holds with it)
-        if not self._advance(start):
-            return
-        while self.player == "perfect" and self.use_total and self.cleared < self.safe_total:
-            from cpsolve.play.perfect import perfect_deductions
+        self.fallbacks = 0
+        self.lost = False
 
+    def _covered_index(self, cell: Cell, what: str) -> int:
+        row, col = cell
+        grid = self.tables.grid
+        if not (0 <= row < grid.rows and 0 <= col < grid.cols):
+            raise ValueError(f"{what} {cell} is off the {grid.rows}x{grid.cols} board")
+        index = grid.index(row, col)
+        if self._state[index] != COVERED:
+            raise ValueError(f"{what} {cell} is not a covered cell")
+        return index
+
+    def _play_on(self, dirty: set[int]) -> None:
+        """The player's rules until stuck, the casual rules being at their fixpoint already."""
+        if self.player == "casual":
+            return
+        if self.compiled:
+            if self._advance(-1):
+                self._with_total()
+            return
+        self._close_in_python(dirty)
+
+    def _with_total(self) -> None:
+        """Perfect with the total: the view's backbone in Python whenever the compiled player
+        (without it) is stuck; what it proves without the total holds with it."""
+        while self.player == "perfect" and self.use_total and self.cleared < self.tables.safe_total:
             self.deductions += 1
-            safe, mines = perfect_deductions(self, self._state)
+            safe, mines = perfect_deductions(self.tables, self._state, self.use_total)
             if not safe and not mines:
                 return
             self._apply(safe, mines)
@@ -208,32 +320,30 @@ class Game:
             True when it finished; False when a search ran out of budget, in which case the game
             has been finished in Python from the sound state the engine left.
         """
-        status, cleared, deductions = _advance(self._state, self.number, self.mine, self.offsets, start,
-                                               LEVELS[self.player], self.search_budget)
+        tables = self.tables
+        status, cleared, deductions = _play_engine.advance(self._state, tables.number, tables.mine, tables.offsets,
+                                                           start, LEVELS[self.player], self.search_budget)
         self.cleared += cleared
         self.deductions += deductions
         if status == UNSOUND:
             raise InternalError(f"the compiled {self.player} player cleared a mine or flagged a safe cell")
         if status == DONE:
             return True
+        self.fallbacks += 1
         cleared_cells = np.flatnonzero(np.frombuffer(self._state, dtype=np.uint8) == CLEARED).tolist()
         self._close_in_python(set(cleared_cells))
         return False
 
     def _close_in_python(self, dirty: set[int]) -> None:
         """Apply the player's rules in Python until stuck; `dirty` are the cells changed lately."""
-        from cpsolve.play.subset import subset_deductions
-
         state = self._state
-        while self.cleared < self.safe_total and self.player != "casual":
-            safe, mines = subset_deductions(state, self.number, self.grid, dirty)
+        while self.cleared < self.tables.safe_total and self.player != "casual":
+            safe, mines = subset_deductions(state, self.tables.number, self.tables.grid, dirty)
             if safe or mines:
                 self.deductions += 1
             elif self.player == "perfect":
-                from cpsolve.play.perfect import perfect_deductions
-
                 self.deductions += 1
-                safe, mines = perfect_deductions(self, state)
+                safe, mines = perfect_deductions(self.tables, state, self.use_total)
             if not safe and not mines:
                 break
             dirty = self._apply(safe, mines)
@@ -246,20 +356,22 @@ class Game:
         """
         state = self._state
         was_cleared = state[cell] == CLEARED
-        count, cleared = _run_rules(cell, state, self.number, self.offsets, self._queued, self._work, self._changed)
+        count, cleared = run_rules(cell, state, self.tables.number, self.tables.offsets, self._queued, self._work,
+                                   self._changed)
         self.cleared += cleared - was_cleared
         return set(self._changed[:count])
 
-    def _apply(self, safe, mines) -> set[int]:
+    def _apply(self, safe: Iterable[int], mines: Iterable[int]) -> set[int]:
         """Flag `mines`, clear `safe`, and bring the casual rules back to their fixpoint."""
         state = self._state
         changed: set[int] = set()
-        offsets = self.offsets
+        offsets = self.tables.offsets
+        mine = self.tables.mine
         for cell in mines:
             if state[cell] != COVERED:
                 continue
-            if self.mine[cell] == 0:  # a sound rule never flags a safe cell
-                raise AssertionError(f"flagged a safe cell {self.grid.cell(cell)}")
+            if mine[cell] == 0:  # a sound rule never flags a safe cell
+                raise InternalError(f"the {self.player} player flagged a safe cell {self.tables.grid.cell(cell)}")
             state[cell] = FLAGGED
             changed.add(cell)
             for offset in offsets:
@@ -267,8 +379,8 @@ class Game:
                     changed |= self._clear(cell + offset)
         for cell in safe:
             if state[cell] == COVERED:
-                if self.mine[cell]:
-                    raise AssertionError(f"cleared a mine {self.grid.cell(cell)}")
+                if mine[cell]:
+                    raise InternalError(f"the {self.player} player cleared a mine {self.tables.grid.cell(cell)}")
                 changed |= self._clear(cell)
                 # the engine looks again at cleared neighbours of cells it changes, but not of
                 # the cell it starts from: they now see one covered cell fewer
@@ -278,13 +390,14 @@ class Game:
         return changed
 
 
-def play_from(board: CasualBoard, click: tuple[int, int], player: str = "casual", use_total: bool = True) -> GameEnd:
+def play_from(board: CasualBoard, click: Cell, player: str = "casual", use_total: bool = True, *,
+              compiled: bool = True) -> GameEnd:
     """The final state of `player` from first click `click` (0-based, a safe cell)."""
-    return Game(board, player, use_total).play(click)
+    return Game(board, player, use_total, compiled=compiled).play(click)
 
 
 def best_first_click(board: CasualBoard, player: str = "casual", use_total: bool = True,
-                     click: tuple[int, int] | None = None) -> CasualResult:
+                     click: Cell | None = None, *, compiled: bool = True) -> CasualResult:
     """The fewest safe cells `player` leaves covered, over every safe first click or from `click`.
 
     Args:
@@ -292,6 +405,7 @@ def best_first_click(board: CasualBoard, player: str = "casual", use_total: bool
         player: ``casual``, ``subset`` or ``perfect``.
         use_total: Whether the perfect player knows the total number of mines.
         click: A fixed first click (0-based, safe), or None for the best over all of them.
+        compiled: Use the compiled players when built (False: the Python reference).
 
     Returns:
         The answer; a board with no safe cell answers 0 with no click.
@@ -303,14 +417,14 @@ def best_first_click(board: CasualBoard, player: str = "casual", use_total: bool
     """
     if player == "casual" and click is None:
         return solve_casual(board)  # the contest's engine, unchanged in speed
-    game = Game(board, player, use_total)
+    game = Game(board, player, use_total, compiled=compiled)
     if click is not None:
         end = game.play(click)
         return CasualResult(end.covered, click, end.cleared, end.flagged, 1, end.state)
     if game.safe_total == 0:
         return CasualResult(0, None, 0, 0, 0)
     safe = board.present & ~board.mines
-    zero = safe & (game.numbers == 0)
+    zero = safe & (game.tables.numbers == 0)
     candidates = [tuple(map(int, cell)) for cell in np.argwhere(zero)]
     if player == "perfect" and use_total:
         candidates += [tuple(map(int, cell)) for cell in np.argwhere(safe & ~zero)]

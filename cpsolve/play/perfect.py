@@ -23,17 +23,20 @@ Notes:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.errors import InternalError
+from cpsolve.grid import PaddedGrid
+from cpsolve.play.tables import BoardTables
 
 if TYPE_CHECKING:
-    from cpsolve.play.game import Game
+    from cpsolve.deduce import Position
 
-__all__ = ["perfect_deductions", "view_position"]
+__all__ = ["perfect_deductions", "view_position", "frontier"]
 
 
 def _deduce():
@@ -43,7 +46,7 @@ def _deduce():
     return Position, backbone
 
 
-def _frontier(state: bytearray, grid) -> np.ndarray:
+def frontier(state: bytearray, grid: PaddedGrid) -> np.ndarray:
     """Cleared cells with at least one covered neighbour, as flat indices."""
     flat = np.frombuffer(state, dtype=np.uint8)
     covered = (flat == COVERED).astype(np.uint8)
@@ -55,31 +58,35 @@ def _frontier(state: bytearray, grid) -> np.ndarray:
     return np.flatnonzero((flat == CLEARED) & (around > 0))
 
 
-def view_position(game: Game, state: bytearray, clue_cells=None):
+def view_position(tables: BoardTables, state: bytearray, use_total: bool,
+                  clue_cells: Iterable[int] | None = None, *, whole: bool = False) -> Position:
     """The player's view as a clue puzzle: frontier numbers, flags, covered cells, total.
 
     Args:
-        game: The game (board tables and whether the total is used).
+        tables: The board's tables (the numbers of cleared cells are read from them).
         state: Flat padded states.
+        use_total: Whether the player knows the total number of mines.
         clue_cells: Flat indices of the clues to include (default: the whole frontier).
-            Without the total, only their covered neighbours are unknown and their flagged
-            neighbours known mines; every other cell is a hole, which is right for cleared
-            cells and harmless for the rest (no included clue sees them).
+        whole: Every covered cell unknown and every flag a known mine, even without the total.
+            By default, without the total only the included clues' covered neighbours are
+            unknown and their flagged neighbours known mines; every other cell is a hole, which
+            is right for cleared cells and harmless for the rest (no included clue sees them).
 
     Returns:
         A :class:`cpsolve.deduce.Position`.
     """
     Position, _ = _deduce()
-    grid = game.grid
+    grid = tables.grid
     cell = grid.cell
     if clue_cells is None:
-        clue_cells = _frontier(state, grid).tolist()
-    clues = {cell(index): game.number[index] for index in clue_cells}
-    if game.use_total:
+        clue_cells = frontier(state, grid).tolist()
+    clues = {cell(index): tables.number[index] for index in clue_cells}
+    total = tables.mine_total if use_total else None
+    if use_total or whole:
         flat = np.frombuffer(state, dtype=np.uint8)
         unknown = frozenset(cell(int(i)) for i in np.flatnonzero(flat == COVERED))
         flags = frozenset(cell(int(i)) for i in np.flatnonzero(flat == FLAGGED))
-        return Position(grid.rows, grid.cols, clues, flags, unknown, game.mine_total)
+        return Position(grid.rows, grid.cols, clues, flags, unknown, total)
     unknown = set()
     flags = set()
     for index in clue_cells:
@@ -92,7 +99,7 @@ def view_position(game: Game, state: bytearray, clue_cells=None):
     return Position(grid.rows, grid.cols, clues, frozenset(flags), frozenset(unknown), None)
 
 
-def perfect_deductions(game: Game, state: bytearray) -> tuple[set[int], set[int]]:
+def perfect_deductions(tables: BoardTables, state: bytearray, use_total: bool) -> tuple[set[int], set[int]]:
     """Covered cells the backbone proves safe, and those it proves mines, as flat indices.
 
     Raises:
@@ -100,14 +107,14 @@ def perfect_deductions(game: Game, state: bytearray) -> tuple[set[int], set[int]
             this is a bug in a rule or in the engine).
     """
     _, backbone = _deduce()
-    clue_cells = _frontier(state, game.grid).tolist()
-    if not clue_cells and not game.use_total:
+    clue_cells = frontier(state, tables.grid).tolist()
+    if not clue_cells and not use_total:
         return set(), set()
-    answer = backbone(view_position(game, state, clue_cells))
+    answer = backbone(view_position(tables, state, use_total, clue_cells))
     if answer is None:
         raise InternalError("the perfect player's view has no consistent placement")
     surely_safe, surely_mine = answer
-    index = game.grid.index
+    index = tables.grid.index
     safe = {index(*c) for c in surely_safe}
     mines = {index(*c) for c in surely_mine}
     return {i for i in safe if state[i] == COVERED}, {i for i in mines if state[i] == COVERED}

@@ -1,0 +1,29 @@
+"""The optional C extensions, loaded in one place.
+
+cpsolve builds three small C extensions at install time (``setup.py``): the casual player's
+worklist (``_casual_engine``), the subset and perfect players (``_play_engine``) and the judge's
+flood fill (``_flood``). Each is optional: where a compiler was missing, the same loop runs in
+Python, and the tests hold the two to the same answers. Modules ask :func:`extension` for one and
+fall back to their Python reference on None.
+
+Example:
+    >>> extension("_no_such_extension") is None
+    True
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from types import ModuleType
+
+__all__ = ["extension"]
+
+
+@cache
+def extension(name: str) -> ModuleType | None:
+    """The compiled module ``cpsolve.<name>``, or None when it was not built."""
+    try:
+        return importlib.import_module(f"cpsolve.{name}")
+    except ImportError:
+        return None
