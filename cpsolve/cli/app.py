@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import os
 import sys
+from difflib import get_close_matches
 from typing import Annotated, Any, Optional
 
 import typer
 from typer.core import TyperGroup
 
 from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CpsolveError
+
+#: click's UsageError, which typer vendors without re-exporting (its BadParameter derives from it).
+_ClickUsageError = typer.BadParameter.__mro__[1]
 
 __all__ = ["app", "fail"]
 
@@ -36,8 +40,43 @@ def _silence_stdout() -> None:
         pass
 
 
+#: Each command and the module that defines it, in the order ``--help`` lists them. A module is
+#: imported only when its command runs (or ``--help`` lists them all): a command does not pay for
+#: building the others' options.
+COMMANDS = {
+    "layout": "cpsolve.cli.layout",
+    "check": "cpsolve.cli.check",
+    "compare": "cpsolve.cli.compare",
+    "report": "cpsolve.cli.report",
+    "casual": "cpsolve.cli.casual",
+    "play": "cpsolve.cli.play",
+    "generate": "cpsolve.cli.generate",
+    "stats": "cpsolve.cli.stats",
+    "puzzle": "cpsolve.cli.puzzle",
+}
+
+
 class _ReportingGroup(TyperGroup):
-    """The command group that turns cpsolve's errors into one stderr line and an exit code."""
+    """The command group: commands loaded on first use, and cpsolve's errors turned into one
+    stderr line and an exit code."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            self.commands[cmd_name] = _load_command(cmd_name)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except _ClickUsageError as error:
+            # typer suggests among the commands built so far; suggest among all of them
+            matches = get_close_matches(args[0], list(COMMANDS)) if args else []
+            if matches and "Did you mean" not in error.message:
+                error.message = f"{error.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
+            raise
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -53,6 +92,21 @@ class _ReportingGroup(TyperGroup):
             raise fail(f"{where}{error.strerror or error}", EXIT_BAD_INPUT) from None
         except KeyboardInterrupt:
             raise fail("interrupted", EXIT_INTERRUPTED) from None
+
+
+def _load_command(name: str) -> Any:
+    """Import the module of command `name` (it registers itself on :data:`app`) and build it."""
+    import importlib
+
+    from typer.main import get_command_from_info
+
+    module = COMMANDS[name]
+    importlib.import_module(module)
+    for info in app.registered_commands:
+        if info.callback is not None and info.callback.__module__ == module and (info.name or info.callback.__name__) == name:
+            return get_command_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short,
+                                         rich_markup_mode=app.rich_markup_mode)
+    raise LookupError(f"{module} did not register the command {name!r}")
 
 
 app = typer.Typer(

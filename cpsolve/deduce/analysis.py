@@ -96,65 +96,80 @@ def weigh(position: Position, deadline: float | None = None) -> Weights | None:
         return None
     by_mines = reduction.mines_left is not None
     counts = [_count(component, by_mines, deadline) for component in reduction.components]
-    floating = reduction.floating
-    weights: dict[Cell, int] = {}
-    if not by_mines:
-        totals = [sum(counted.ways) for counted in counts]
-        count = prod(totals) << len(floating)
-        if not count:
-            return None
-        for counted, total in zip(counts, totals):
-            rest = count // total
-            for cell, ways in counted.mine_ways.items():
-                weights[cell] = ways[0] * rest
-        for cell in floating:
-            weights[cell] = count >> 1
+    if reduction.mines_left is None:
+        weights = _weights_free(counts, reduction.floating)
     else:
-        target = reduction.mines_left - len(reduction.fixed_mines)
-        if target < 0:
-            return None
-        # the components' polynomials multiply as packed integers: every coefficient of a
-        # product of components counts assignments of their cells, so it stays below 2^width
-        width = sum(len(counted.cells) for counted in counts) + 1
-        packed = [sum(w << (k * width) for k, w in enumerate(counted.ways)) for counted in counts]
-        before = [1]
-        for poly in packed:
-            before.append(before[-1] * poly)
-        after = [1]
-        for poly in reversed(packed):
-            after.append(after[-1] * poly)
-        after.reverse()
-        # the floating cells hold the rest: C(f, m) ways to put m mines on them, needed only for
-        # m within reach of the total, computed once
-        f = len(floating)
-        lowest = max(0, target - width + 1)
-        row = _binomials(f, lowest, min(f, target))
-
-        def floating_ways(m: int) -> int:
-            return row[m - lowest] if lowest <= m < lowest + len(row) else 0
-
-        everything = [(k, ways) for k, ways in enumerate(unpack(before[-1], width, width)) if ways]
-        count = sum(ways * floating_ways(target - k) for k, ways in everything)
-        if not count:
-            return None
-        for j, counted in enumerate(counts):
-            others = unpack(before[j] * after[j + 1], width, width - len(counted.cells))
-            others_nonzero = [(t, ways) for t, ways in enumerate(others) if ways]
-            # rest[k]: ways for everything else when this component holds k mines
-            rest = [sum(ways * floating_ways(target - k - t) for t, ways in others_nonzero) for k in range(len(counted.ways))]
-            for cell, ways in counted.mine_ways.items():
-                weights[cell] = sum(w * r for w, r in zip(ways, rest) if w)
-        if floating:
-            # one floating cell a mine, the other f - 1 holding m - 1: C(f - 1, m - 1) = C(f, m) * m / f
-            each = sum(ways * (floating_ways(target - k) * (target - k) // f) for k, ways in everything)
-            for cell in floating:
-                weights[cell] = each
+        weights = _weights_with_total(counts, reduction.floating, reduction.mines_left - len(reduction.fixed_mines))
+    if weights is None:
+        return None
     for cell in reduction.fixed_safe:
-        weights[cell] = 0
+        weights.mine[cell] = 0
     for cell in reduction.fixed_mines:
-        weights[cell] = count
+        weights.mine[cell] = weights.count
     if deadline is not None and time.perf_counter() > deadline:
         raise DeadlineReached
+    return weights
+
+
+def _weights_free(counts: list[ComponentCount], floating: tuple[Cell, ...]) -> Weights | None:
+    """Without a total the components are independent: counts multiply, and each floating cell
+    doubles the count and is a mine in half of it."""
+    totals = [sum(counted.ways) for counted in counts]
+    count = prod(totals) << len(floating)
+    if not count:
+        return None
+    weights: dict[Cell, int] = {}
+    for counted, total in zip(counts, totals):
+        rest = count // total
+        for cell, ways in counted.mine_ways.items():
+            weights[cell] = ways[0] * rest
+    for cell in floating:
+        weights[cell] = count >> 1
+    return Weights(count, weights)
+
+
+def _weights_with_total(counts: list[ComponentCount], floating: tuple[Cell, ...], target: int) -> Weights | None:
+    """With a total, the count is the coefficient of x^target in the product of the components'
+    polynomials and the floating cells' (1 + x)^f (module docstring)."""
+    if target < 0:
+        return None
+    # the components' polynomials multiply as packed integers: every coefficient of a
+    # product of components counts assignments of their cells, so it stays below 2^width
+    width = sum(len(counted.cells) for counted in counts) + 1
+    packed = [sum(w << (k * width) for k, w in enumerate(counted.ways)) for counted in counts]
+    before = [1]
+    for poly in packed:
+        before.append(before[-1] * poly)
+    after = [1]
+    for poly in reversed(packed):
+        after.append(after[-1] * poly)
+    after.reverse()
+    # the floating cells hold the rest: C(f, m) ways to put m mines on them, needed only for
+    # m within reach of the total, computed once
+    f = len(floating)
+    lowest = max(0, target - width + 1)
+    row = _binomials(f, lowest, min(f, target))
+
+    def floating_ways(m: int) -> int:
+        return row[m - lowest] if lowest <= m < lowest + len(row) else 0
+
+    everything = [(k, ways) for k, ways in enumerate(unpack(before[-1], width, width)) if ways]
+    count = sum(ways * floating_ways(target - k) for k, ways in everything)
+    if not count:
+        return None
+    weights: dict[Cell, int] = {}
+    for j, counted in enumerate(counts):
+        others = unpack(before[j] * after[j + 1], width, width - len(counted.cells))
+        others_nonzero = [(t, ways) for t, ways in enumerate(others) if ways]
+        # rest[k]: ways for everything else when this component holds k mines
+        rest = [sum(ways * floating_ways(target - k - t) for t, ways in others_nonzero) for k in range(len(counted.ways))]
+        for cell, ways in counted.mine_ways.items():
+            weights[cell] = sum(w * r for w, r in zip(ways, rest) if w)
+    if floating:
+        # one floating cell a mine, the other f - 1 holding m - 1: C(f - 1, m - 1) = C(f, m) * m / f
+        each = sum(ways * (floating_ways(target - k) * (target - k) // f) for k, ways in everything)
+        for cell in floating:
+            weights[cell] = each
     return Weights(count, weights)
 
 

@@ -113,6 +113,10 @@ def neighbour_table(rows: int, cols: int) -> dict[Cell, tuple[Cell, ...]]:
     }
 
 
+class _Inconsistent(Exception):
+    """A clue that cannot be satisfied, met while reducing (the position has no solution)."""
+
+
 def reduce_position(position: Position) -> Reduction:
     """Turn the clues into constraints, propagate the forced cells, and split into components.
 
@@ -120,9 +124,26 @@ def reduce_position(position: Position) -> Reduction:
         O(cells) apart from propagation, which touches each constraint once per fixed neighbour.
     """
     unknown = position.unknown
+    try:
+        members, needed, cell_constraints = _clue_constraints(position)
+        mines_left = None if position.total is None else position.total - len(position.known_mines)
+        if mines_left is not None and not 0 <= mines_left <= len(unknown):
+            raise _Inconsistent
+        fixed_safe, fixed_mines = _propagate(members, needed, cell_constraints)
+    except _Inconsistent:
+        return Reduction(consistent=False)
+    components = _components(members, needed)
+    floating = tuple(unknown.difference(cell_constraints))
+    return Reduction(True, fixed_safe, fixed_mines, components, floating, mines_left)
+
+
+def _clue_constraints(position: Position) -> tuple[list[set[Cell]], list[int], dict[Cell, list[int]]]:
+    """Each clue with unknown neighbours as "exactly r of these cells": the cells, the r's, and
+    each cell's constraints by index."""
+    unknown = position.unknown
     known = position.known_mines
     cell_constraints: dict[Cell, list[int]] = {}
-    members: list[set[Cell]] = []  # each live constraint's cells (propagation removes fixed ones)
+    members: list[set[Cell]] = []
     needed: list[int] = []
     table = neighbour_table(position.rows, position.cols)
     # set intersections run in C: most clues of a played position have no unknown neighbour
@@ -133,7 +154,7 @@ def reduce_position(position: Position) -> Reduction:
         if known:
             value -= len(intersect_known(table[clue]))
         if value < 0 or value > len(around):
-            return Reduction(consistent=False)
+            raise _Inconsistent
         if not around:
             continue
         index = len(members)
@@ -141,12 +162,18 @@ def reduce_position(position: Position) -> Reduction:
         needed.append(value)
         for cell in around:
             cell_constraints.setdefault(cell, []).append(index)
+    return members, needed, cell_constraints
 
-    mines_left = None if position.total is None else position.total - len(known)
-    if mines_left is not None and not 0 <= mines_left <= len(unknown):
-        return Reduction(consistent=False)
 
-    # unit propagation: a constraint needing 0 mines, or as many as it has cells, fixes them all
+def _propagate(members: list[set[Cell]], needed: list[int],
+               cell_constraints: dict[Cell, list[int]]) -> tuple[set[Cell], set[Cell]]:
+    """Unit propagation: a constraint needing 0 mines, or as many as it has cells, fixes them all.
+
+    Fixed cells leave their constraints (`members` and `needed` are updated in place).
+
+    Returns:
+        The cells fixed safe, and those fixed as mines.
+    """
     fixed_safe: set[Cell] = set()
     fixed_mines: set[Cell] = set()
     queue = [i for i in range(len(members)) if needed[i] == 0 or needed[i] == len(members[i])]
@@ -166,11 +193,14 @@ def reduce_position(position: Position) -> Reduction:
                 if mine:
                     needed[other] -= 1
                 if needed[other] < 0 or needed[other] > len(group):
-                    return Reduction(consistent=False)
+                    raise _Inconsistent
                 if group and (needed[other] == 0 or needed[other] == len(group)):
                     queue.append(other)
+    return fixed_safe, fixed_mines
 
-    # components: union-find over cells sharing a live constraint
+
+def _components(members: list[set[Cell]], needed: list[int]) -> list[Component]:
+    """The live constraints grouped by shared cells (union-find), duplicates dropped."""
     parent: dict[Cell, Cell] = {}
 
     def find(cell: Cell) -> Cell:
@@ -204,6 +234,4 @@ def reduce_position(position: Position) -> Reduction:
         seen.add(key)
         root = find(next(iter(members[index])))
         grouped_constraints.setdefault(root, []).append(Constraint(tuple(members[index]), needed[index]))
-    components = [Component(tuple(cells), tuple(grouped_constraints[root])) for root, cells in grouped_cells.items()]
-    floating = tuple(unknown.difference(cell_constraints))
-    return Reduction(True, fixed_safe, fixed_mines, components, floating, mines_left)
+    return [Component(tuple(cells), tuple(grouped_constraints[root])) for root, cells in grouped_cells.items()]

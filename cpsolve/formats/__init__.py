@@ -10,23 +10,45 @@ Modules:
 Every reader raises :class:`cpsolve.errors.InputError` naming the file and line.
 """
 
-from cpsolve.errors import InputError
-from cpsolve.formats.casual import CASUAL_CHARS, CasualInput, casual_json, read_casual_boards
-from cpsolve.formats.codejam import (
-    IMPOSSIBLE,
-    UNKNOWN,
-    LayoutCase,
-    OutputCase,
-    answer_lines,
-    format_layout_case,
-    layout_json,
-    parse_case_numbers,
-    read_layout_cases,
-    read_layout_output,
-)
-from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
-from cpsolve.formats.puzzle import PuzzleInput, puzzle_json, puzzle_text, read_puzzle
-from cpsolve.formats.template import read_template
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Each name is loaded from its module on first use: a command reading Code Jam cases should not pay
+# for the clue-puzzle reader and the deduction engine it imports.
+_MODULES = {
+    "InputError": "cpsolve.errors",
+    "CASUAL_CHARS": "cpsolve.formats.casual",
+    "CasualInput": "cpsolve.formats.casual",
+    "casual_json": "cpsolve.formats.casual",
+    "read_casual_boards": "cpsolve.formats.casual",
+    "IMPOSSIBLE": "cpsolve.formats.codejam",
+    "UNKNOWN": "cpsolve.formats.codejam",
+    "LayoutCase": "cpsolve.formats.codejam",
+    "OutputCase": "cpsolve.formats.codejam",
+    "answer_lines": "cpsolve.formats.codejam",
+    "format_layout_case": "cpsolve.formats.codejam",
+    "layout_json": "cpsolve.formats.codejam",
+    "parse_case_numbers": "cpsolve.formats.codejam",
+    "read_layout_cases": "cpsolve.formats.codejam",
+    "read_layout_output": "cpsolve.formats.codejam",
+    "MAX_CELLS": "cpsolve.formats.lines",
+    "display_name": "cpsolve.formats.lines",
+    "read_lines": "cpsolve.formats.lines",
+    "PuzzleInput": "cpsolve.formats.puzzle",
+    "puzzle_json": "cpsolve.formats.puzzle",
+    "puzzle_text": "cpsolve.formats.puzzle",
+    "read_puzzle": "cpsolve.formats.puzzle",
+    "read_template": "cpsolve.formats.template",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODULES:
+        return getattr(importlib.import_module(_MODULES[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "InputError",

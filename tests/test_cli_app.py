@@ -1,0 +1,36 @@
+"""The command group: every command listed and loaded on demand, suggestions, and what a command imports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from cpsolve.cli import app
+from cpsolve.cli.app import COMMANDS
+
+
+def test_help_lists_every_command_and_each_runs_its_own_help(runner):
+    listed = runner.invoke(app, ["--help"])
+    assert listed.exit_code == 0
+    for name in COMMANDS:
+        assert f" {name} " in listed.stdout
+        own = runner.invoke(app, [name, "--help"])
+        assert own.exit_code == 0 and "Usage:" in own.stdout, name
+
+
+def test_a_misspelt_command_is_a_usage_error_with_a_suggestion(runner):
+    result = runner.invoke(app, ["layuot", "3", "3", "1"])
+    assert result.exit_code == 2 and "Did you mean 'layout'" in result.output
+
+
+def test_a_command_imports_only_what_it_needs():
+    """``layout R C M`` loads neither the other commands nor the deduction engine, OR-Tools or Dask."""
+    probe = ("import sys\nfrom cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    loaded = set(done.stderr.split())
+    assert done.stdout.splitlines() == ["c..", "...", "..*"]
+    assert "cpsolve.cli.layout" in loaded
+    for heavy in ("cpsolve.cli.puzzle", "cpsolve.cli.compare", "cpsolve.deduce", "ortools", "dask", "networkx"):
+        assert heavy not in loaded, heavy
