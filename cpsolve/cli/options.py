@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from cpsolve.errors import InputError
 from cpsolve.layout import BACKENDS
@@ -56,12 +57,22 @@ def _choice(name: str, values: tuple[str, ...]) -> type[Enum]:
     return Enum(name, {value: value for value in values}, type=str)  # type: ignore[return-value]
 
 
-#: The layout backends, from the registry (:data:`cpsolve.layout.BACKENDS`).
-Backend = _choice("Backend", tuple(BACKENDS))
-#: The players, weakest first (:data:`cpsolve.play.PLAYERS`).
-Player = _choice("Player", PLAYERS)
-#: How the first click is protected (:data:`cpsolve.play.START_CONDITIONS`).
-Start = _choice("Start", START_CONDITIONS)
+if TYPE_CHECKING:
+    # mypy cannot follow Enums built from a list; it sees str Enums, and commands name a default
+    # by value (``Player("perfect")``), which works for both.
+    class Backend(str, Enum): ...
+
+    class Player(str, Enum): ...
+
+    class Start(str, Enum): ...
+
+else:
+    #: The layout backends, from the registry (:data:`cpsolve.layout.BACKENDS`).
+    Backend = _choice("Backend", tuple(BACKENDS))
+    #: The players, weakest first (:data:`cpsolve.play.PLAYERS`).
+    Player = _choice("Player", PLAYERS)
+    #: How the first click is protected (:data:`cpsolve.play.START_CONDITIONS`).
+    Start = _choice("Start", START_CONDITIONS)
 
 
 def check_time_limit(seconds: float) -> float:

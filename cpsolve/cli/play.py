@@ -17,7 +17,7 @@ __all__ = ["play", "play_boards"]
 @app.command()
 def play(
     board_file: Annotated[str, typer.Argument(metavar="FILE", help="Boards as 'r c' then r rows of M/*/. ('-' for stdin).")],
-    player: Annotated[Player, typer.Option("--player", help="Who plays: casual, subset or perfect.")] = Player.casual,
+    player: Annotated[Player, typer.Option("--player", help="Who plays: casual, subset or perfect.")] = Player("casual"),
     no_total: Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")] = False,
     click: Annotated[Optional[str], typer.Option("--click", metavar="ROW,COL", help="Play from this first click (1-based) instead of the best.")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Show the first click and the final state of each board.")] = False,
