@@ -322,15 +322,29 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
     steps = _steps(component, order, constraints_of)
     n = len(order)
     width = n + 1 if by_mines else 0
-    layers: list[dict[tuple[int, ...], int]] = [{(): 1}]
-    transitions: list[dict[tuple[int, ...], tuple]] = []  # each state's (safe, mine) successors
+    length = n + 1 if by_mines else 1
+    layers, transitions = _forward(steps, width, deadline)
+    total = layers[n].get((), 0)
+    if not total:
+        return ComponentCount(component.cells, [0] * length, {cell: [0] * length for cell in component.cells})
+    mine_ways = _backward(order, layers, transitions, width, length, deadline)
+    return ComponentCount(component.cells, unpack(total, width, length), mine_ways)
+
+
+_State = tuple[int, ...]
+
+
+def _forward(steps: list[_Step], width: int, deadline: float | None) -> tuple[list[dict[_State, int]], list[dict[_State, tuple]]]:
+    """The forward pass: for each i, the ways (packed by mines) of deciding the first i cells that
+    end in each state, and each state's (safe, mine) successors at each step."""
+    layers: list[dict[_State, int]] = [{(): 1}]
+    transitions: list[dict[_State, tuple]] = []
     stored = 0
-    # forward: ways of deciding the first i cells that end in each state
     for i, step in enumerate(steps):
         if deadline is not None and time.perf_counter() > deadline:
             raise DeadlineReached
-        following: dict[tuple[int, ...], int] = {}
-        moves: dict[tuple[int, ...], tuple] = {}
+        following: dict[_State, int] = {}
+        moves: dict[_State, tuple] = {}
         for state, ways in layers[i].items():
             safe, mine = moves[state] = step.advance(state)
             if safe is not None:
@@ -342,19 +356,20 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
             raise FrontierTooWide
         transitions.append(moves)
         layers.append(following)
-    total = layers[n].get((), 0)
-    length = n + 1 if by_mines else 1
-    if not total:
-        return ComponentCount(component.cells, [0] * length, {cell: [0] * length for cell in component.cells})
-    # backward: ways of deciding the cells from i on, from each state; a cell's mine count
-    # pairs the forward ways before it with the backward ways after it being a mine
-    behind: dict[tuple[int, ...], int] = {(): 1}
+    return layers, transitions
+
+
+def _backward(order: list[Cell], layers: list[dict[_State, int]], transitions: list[dict[_State, tuple]],
+              width: int, length: int, deadline: float | None) -> dict[Cell, list[int]]:
+    """The backward pass: the ways of deciding the cells from i on, from each state; a cell's mine
+    count pairs the forward ways before it with the backward ways after it being a mine."""
+    behind: dict[_State, int] = {(): 1}
     mine_ways: dict[Cell, list[int]] = {}
-    for i in range(n - 1, -1, -1):
+    for i in range(len(order) - 1, -1, -1):
         if deadline is not None and time.perf_counter() > deadline:
             raise DeadlineReached
         moves = transitions[i]
-        here: dict[tuple[int, ...], int] = {}
+        here: dict[_State, int] = {}
         as_mine = 0
         for state, ways in layers[i].items():
             value = 0
@@ -371,4 +386,4 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
                 here[state] = value
         mine_ways[order[i]] = unpack(as_mine, width, length)
         behind = here
-    return ComponentCount(component.cells, unpack(total, width, length), mine_ways)
+    return mine_ways
