@@ -16,8 +16,11 @@ Output is compared exactly, with one normalisation: ``...`` in the page's output
 text (doctest's ELLIPSIS), for figures that differ from run to run, such as timings. A block right
 after the line ``<!-- docs-test: skip REASON -->`` is not run (a long run, a cluster); the reason
 is required. One right after ``<!-- docs-test: needs TOOL -->`` is skipped where the executable
-TOOL is not installed (``minizinc``), as the MiniZinc tests are. Blocks of other languages
-(``bash`` for installation steps) are never run.
+TOOL is not installed (``minizinc``), as the MiniZinc tests are.
+
+Python examples are fenced ``pycon`` blocks (``>>>`` prompts and their output): each page's are
+run as one doctest, in order, with ELLIPSIS. Blocks of other languages (``bash`` for installation
+steps, ``python`` for a sketch) are never run.
 """
 
 from __future__ import annotations
@@ -113,6 +116,35 @@ def _glob(word: str) -> list[str]:
     return sorted(glob.glob(word)) or [word] if "*" in word else [word]
 
 
+PYCON_FENCE = re.compile(r"^(`{3,})pycon\s*$")
+
+
+def read_pycon(path: Path) -> str:
+    """A page's ``pycon`` blocks, joined into one doctest text."""
+    lines, text, inside = path.read_text(encoding="utf-8").splitlines(), [], None
+    for line in lines:
+        if inside is None:
+            fence = PYCON_FENCE.match(line)
+            inside = fence.group(1) if fence else None
+        elif line.strip() == inside:
+            inside = None
+            text.append("")
+        else:
+            text.append(line)
+    return "\n".join(text)
+
+
+PYCON_PAGES = [page for page in sorted(DOCS.rglob("*.md")) if read_pycon(page).strip()]
+
+
+@pytest.mark.parametrize("page", PYCON_PAGES, ids=[str(p.relative_to(ROOT)) for p in PYCON_PAGES])
+def test_docs_python_examples(page):
+    test = doctest.DocTestParser().get_doctest(read_pycon(page), {}, str(page.relative_to(ROOT)), str(page), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries > 0
+
+
 @pytest.mark.parametrize("block", BLOCKS, ids=[f"{b.page}:{b.line}" for b in BLOCKS])
 def test_docs_example(block, runner, monkeypatch, tmp_path):
     if block.skip:
@@ -135,6 +167,7 @@ def test_the_examples_are_found():
     pages = {block.page for block in ran}
     for page in ("getting-started.md", "tasks/one-click-board.md", "tasks/judge-code-jam.md", "tasks/casual-player.md"):
         assert f"docs/{page}" in pages
+    assert DOCS / "models" / "deduction.md" in PYCON_PAGES
 
 
 def test_a_wrong_output_fails(runner, monkeypatch, tmp_path):
