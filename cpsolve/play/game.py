@@ -127,6 +127,7 @@ class Game:
         deductions: The stronger rules' steps so far (see :class:`GameEnd`).
         fallbacks: Compiled searches that ran out of budget, each finished in Python.
         lost: True once a reveal hit a mine.
+        first_click: The first click of a game begun by :meth:`start` (None after :meth:`resume`).
 
     Example:
         >>> board = CasualBoard.from_rows(["...", "...", "..*"])
@@ -186,6 +187,7 @@ class Game:
             ValueError: If `click` is off the board, missing, or a mine.
         """
         self._reset()
+        self.first_click = click
         index = self._covered_index(click, "first click")
         if self.tables.mine[index]:
             raise ValueError(f"first click {click} is not a safe cell")
@@ -254,18 +256,19 @@ class Game:
         return view_position(self.tables, self._state, self.use_total, whole=True)
 
     def end(self, click: Cell | None = None) -> GameEnd:
-        """The game's state now (the first click to report, if any)."""
+        """The game's state now; its click is `click`, else the first click ((-1, -1) after :meth:`resume`)."""
         flat = np.frombuffer(self._state, dtype=np.uint8)
         cleared = np.flatnonzero(flat == CLEARED).tolist()
         flagged = np.flatnonzero(flat == FLAGGED).tolist()
-        click = click if click is not None else (-1, -1)
+        if click is None:
+            click = self.first_click if self.first_click is not None else (-1, -1)
         return GameEnd(click, len(cleared), len(flagged), self.tables.safe_total - len(cleared),
                        FinalState(click, cleared, flagged), self.deductions)
 
     def play(self, click: Cell) -> GameEnd:
         """Start from `click` (0-based, safe) and return where the player is stuck."""
         self.start(click)
-        return self.end(click)
+        return self.end()
 
     def wins(self, click: Cell) -> bool:
         """Whether the player, starting at `click` (0-based, safe), clears every safe cell."""
@@ -280,6 +283,7 @@ class Game:
         self.deductions = 0
         self.fallbacks = 0
         self.lost = False
+        self.first_click: Cell | None = None
 
     def _covered_index(self, cell: Cell, what: str) -> int:
         row, col = cell
