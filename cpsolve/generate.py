@@ -164,12 +164,13 @@ class Dealt:
 ENUMERATION_LIMIT = 5000
 
 
-def any_board_qualifies(settings: GameSettings, limit: int = ENUMERATION_LIMIT, deadline: float | None = None) -> bool | None:
+def any_board_qualifies(settings: GameSettings, limit: int | None = None, deadline: float | None = None) -> bool | None:
     """Whether some board under the start condition is won by the player, when that is cheap to know.
 
     Args:
         settings: The size, player, click and start condition.
-        limit: Try every placement of the mines only when there are at most this many.
+        limit: Try every placement of the mines only when there are at most this many
+            (default :data:`ENUMERATION_LIMIT`).
         deadline: A ``time.perf_counter()`` value; past it the answer is None.
 
     Returns:
@@ -180,7 +181,7 @@ def any_board_qualifies(settings: GameSettings, limit: int = ENUMERATION_LIMIT, 
     if settings.mines == 0:
         return True  # the click opens the whole board
     allowed = np.flatnonzero(allowed_cells(settings))
-    if math.comb(len(allowed), settings.mines) > limit:
+    if math.comb(len(allowed), settings.mines) > (ENUMERATION_LIMIT if limit is None else limit):
         return None
     game = _new_game(settings)
     mines = np.zeros(settings.rows * settings.cols, dtype=bool)

@@ -361,3 +361,78 @@ def test_every_written_form_reads_back(tmp_path_factory, grid, header, tokens, n
                 assert cell not in position.unknown and cell not in position.clues and cell not in position.known_mines
             else:
                 assert cell in position.unknown
+
+
+@pytest.mark.parametrize("header, line", [("2 ²", 1), ("① 2", 1), ("٣ 2", 1), ("2 2 ³", 1), ("2\n٢", 2)])
+def test_unicode_digits_are_not_numbers(runner, tmp_path, header, line):
+    """int() reads '٣' as 3 and isdigit() says '²' is a digit: a header is ASCII digits only."""
+    path = write(tmp_path, header + "\n..\n..\n")
+    result = run(runner, path)
+    assert result.exit_code == 1 and f"{path}, line {line}: unexpected character" in result.stderr and "U+" in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("total", [2**63 - 1, 2**63, 2**64 + 5, 10**5000], ids=["2^63-1", "2^63", "2^64+5", "10^5000"])
+def test_totals_past_any_board_have_no_solution(runner, tmp_path, total):
+    import sys
+
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        text = str(total)
+    finally:
+        sys.set_int_max_str_digits(digits)
+    path = write(tmp_path, f"2 2 {text}\n1.\n..\n")
+    for options in [(), ("--count",), ("--deduce", "--probabilities")]:
+        result = run(runner, path, *options)
+        assert result.exit_code == 0 and result.stderr == ""
+        assert result.stdout.splitlines()[0].endswith(": no solution"), result.stdout
+    plain = write(tmp_path, "1.\n..\n", "plain.txt")
+    if total < 10**100:  # --mines is an option: typer reads it
+        result = run(runner, plain, "--mines", text, "--format", "json")
+        assert result.exit_code == 0 and json.loads(result.stdout)["status"] == "no_solution"
+
+
+def test_header_numbers_of_thousands_of_digits_are_shortened(runner, tmp_path):
+    path = write(tmp_path, "9" * 5000 + " 2\n..\n..\n")
+    result = run(runner, path)
+    assert result.exit_code == 1 and "header says 99999999999999999999... (5000 characters) rows" in result.stderr
+    assert len(result.stderr) < 200
+
+
+def test_a_count_of_any_size_is_printed_whole(runner, tmp_path):
+    """2^15000 solutions (15000 cells touching no clue, no total): 4516 digits, past Python's 4300."""
+    import sys
+
+    path = write(tmp_path, "." * 15000 + "\n")
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        expected = str(2**15000)
+        result = run(runner, path, "--count")
+        assert result.exit_code == 0, result.stderr
+        assert f"solutions: {expected}" in result.stdout.splitlines()
+        result = run(runner, path, "--count", "--format", "json")
+        assert result.exit_code == 0 and json.loads(result.stdout)["count"] == 2**15000
+    finally:
+        sys.set_int_max_str_digits(digits)
+
+
+def test_decimal_text_and_ascii_int_against_python():
+    import random
+    import sys
+
+    from cpsolve.formats.values import ascii_int, decimal_text, json_line
+
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        generator = random.Random(5)
+        for bits in [1, 64, 13000, 13001, 20000, 100_003, 400_000]:
+            value = generator.getrandbits(bits) | (1 << (bits - 1))
+            assert decimal_text(value) == str(value) and decimal_text(-value) == str(-value)
+            assert ascii_int(str(value)) == value and ascii_int("-000" + str(value)) == -value
+            assert json.loads(json_line({"count": value, "rows": [value, None]})) == {"count": value, "rows": [value, None]}
+    finally:
+        sys.set_int_max_str_digits(digits)
+    assert [ascii_int(text) for text in ["", "-", "1.0", " 1", "1 ", "+1", "1_0", "٣", "²", "0x1"]] == [None] * 10
