@@ -34,7 +34,8 @@ def test_generate_then_stats_and_play(runner, player):
     again = invoke(runner, "stats", "-", "--format", "json", input=contest_form(text.stdout))
     assert stats.stdout == again.stdout
     figures = [json.loads(line) for line in stats.stdout.splitlines()]
-    assert [(f["board"], f["3bv"], f["openings"]) for f in figures] == [(k + 1, b["3bv"], b["openings"]) for k, b in enumerate(boards)]
+    expected = [(k + 1, b["3bv"], b["openings"]) for k, b in enumerate(boards)]
+    assert [(f["board"], f["3bv"], f["openings"]) for f in figures] == expected
     assert invoke(runner, "stats", "-", "--format", "json", input=data.stdout).stdout == stats.stdout
     # play from the board's c: the player that made the board clears it, from the click generate gave
     for source in (text.stdout, data.stdout):

@@ -108,6 +108,8 @@ def mutated(draw) -> bytes:
     return bytes(data)
 
 
+#: Random bytes, and random text made of the characters the formats use (and a few they do not).
+RANDOM_INPUT = st.binary(max_size=200) | st.text(alphabet="0123456789 .*Mc#?-\n\r²٣", max_size=120).map(str.encode)
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", 25))
 FUZZ_SETTINGS = settings(max_examples=FUZZ_EXAMPLES, deadline=None,
                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -120,7 +122,7 @@ def test_mutated_examples(runner, tmp_path, data):
 
 
 @FUZZ_SETTINGS
-@given(data=st.binary(max_size=200) | st.text(alphabet="0123456789 .*Mc#?-\n\r²٣", max_size=120).map(str.encode))
+@given(data=RANDOM_INPUT)
 def test_random_bytes_and_text(runner, tmp_path, data):
     check_every_reader(runner, tmp_path, data)
 

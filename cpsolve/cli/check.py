@@ -24,5 +24,6 @@ def check(
     for rejection in report.rejections:
         typer.echo(f"Case #{rejection.case}: rejected: {rejection.reason}")
     rejected_cases = len({rejection.case for rejection in report.rejections})
-    typer.echo(f"{report.accepted}/{counted(report.cases, 'case')} accepted" + (f", {rejected_cases} rejected" if rejected_cases else ""))
+    rejected = f", {rejected_cases} rejected" if rejected_cases else ""
+    typer.echo(f"{report.accepted}/{counted(report.cases, 'case')} accepted{rejected}")
     raise typer.Exit(0 if report.all_accepted else 1)

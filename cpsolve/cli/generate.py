@@ -26,7 +26,8 @@ def generate(
     count: Annotated[int, typer.Option("--count", help="How many boards.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 0,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text (boards, blank line between) or json (one object per line).")] = OutputFormat.text,
-    time_limit: Annotated[float, typer.Option("--time-limit", metavar="S", help="Seconds to find each board; past it, exit 3 after the boards found.")] = 60.0,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", metavar="S", help="Seconds to find each board; past it, exit 3 after the boards found.")] = 60.0,
 ) -> None:
     """Boards on which PLAYER, starting at the first click, clears every safe cell without a guess.
 

@@ -16,10 +16,12 @@ __all__ = ["play", "play_boards"]
 
 @app.command()
 def play(
-    board_file: Annotated[str, typer.Argument(metavar="FILE", help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).")],
+    board_file: Annotated[str, typer.Argument(
+        metavar="FILE", help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).")],
     player: Annotated[Player, typer.Option("--player", help="Who plays: casual, subset or perfect.")] = Player("casual"),
     no_total: Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")] = False,
-    click: Annotated[Optional[str], typer.Option("--click", metavar="ROW,COL", help="Play from this first click (1-based) instead of the best (or the board's c).")] = None,
+    click: Annotated[Optional[str], typer.Option(
+        "--click", metavar="ROW,COL", help="Play from this first click (1-based) instead of the best (or the board's c).")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Show the first click and the final state of each board.")] = False,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text (one integer per board) or json (one object per line).")] = OutputFormat.text,
 ) -> None:

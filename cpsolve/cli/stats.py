@@ -31,7 +31,8 @@ DEFAULT_GAMES = 1000
 
 @app.command()
 def stats(
-    board_file: Annotated[Optional[str], typer.Argument(metavar="FILE", help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).")] = None,
+    board_file: Annotated[Optional[str], typer.Argument(
+        metavar="FILE", help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).")] = None,
     random: Annotated[Optional[tuple[int, int, int]], typer.Option("--random", metavar="R C M", help="Random boards of R rows, C columns, M mines instead of a file.")] = None,
     games: Annotated[int, typer.Option("--games", help="How many random games (with --random).")] = DEFAULT_GAMES,
     player: Annotated[Player, typer.Option("--player", help="Who plays the random games.")] = Player("perfect"),

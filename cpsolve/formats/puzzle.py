@@ -150,13 +150,16 @@ def read_puzzle(path: str) -> PuzzleInput:
                 total = None
             except InputError:
                 if height < 1 or width < 1:
-                    raise InputError(f"header needs positive R and C, got {_shown(height)} {_shown(width)}", name, header_line) from None
+                    raise InputError(f"header needs positive R and C, got {_shown(height)} {_shown(width)}", name,
+                                     header_line) from None
                 if not rest:
-                    raise InputError(f"header says {_shown(height)}x{_shown(width)}, but no grid follows", name, header_line) from None
+                    raise InputError(f"header says {_shown(height)}x{_shown(width)}, but no grid follows", name,
+                                     header_line) from None
                 if failure is not None:
                     raise failure from None
                 if len(rows[0]) != width:
-                    raise InputError(f"row has {counted(len(rows[0]), 'cell')}, header says {_shown(width)}", name, rest[0][0]) from None
+                    raise InputError(f"row has {counted(len(rows[0]), 'cell')}, header says {_shown(width)}", name,
+                                     rest[0][0]) from None
                 raise InputError(f"header says {counted(height, 'row')}, the grid has {len(rows)}", name, header_line) from None
     if len(rows) * len(rows[0]) > MAX_CELLS:
         raise InputError(f"{len(rows)}x{len(rows[0])} is larger than {MAX_CELLS} cells", name, lines[0][0])
