@@ -164,6 +164,19 @@ class Dealt:
 ENUMERATION_LIMIT = 5000
 
 
+def _at_most(n: int, k: int, limit: int) -> bool:
+    """Whether C(n, k) <= limit, without computing C(n, k) whole (millions of digits on a large board)."""
+    k = min(k, n - k)
+    ways = 1
+    if ways > limit:
+        return False
+    for i in range(k):  # C(n, i + 1) grows with i while i < n / 2
+        ways = ways * (n - i) // (i + 1)
+        if ways > limit:
+            return False
+    return True
+
+
 def any_board_qualifies(settings: GameSettings, limit: int | None = None, deadline: float | None = None) -> bool | None:
     """Whether some board under the start condition is won by the player, when that is cheap to know.
 
@@ -181,7 +194,7 @@ def any_board_qualifies(settings: GameSettings, limit: int | None = None, deadli
     if settings.mines == 0:
         return True  # the click opens the whole board
     allowed = np.flatnonzero(allowed_cells(settings))
-    if math.comb(len(allowed), settings.mines) > (ENUMERATION_LIMIT if limit is None else limit):
+    if not _at_most(len(allowed), settings.mines, ENUMERATION_LIMIT if limit is None else limit):
         return None
     game = _new_game(settings)
     mines = np.zeros(settings.rows * settings.cols, dtype=bool)

@@ -163,3 +163,15 @@ def test_help_texts_keep_their_square_brackets(runner):
                 assert part in shown, (name, part)
     seed_help = " ".join(runner.invoke(app, ["stats", "--help"], terminal_width=250).stdout.split())
     assert "default_rng([seed, k])" in seed_help and "[default: 1000]" in seed_help
+
+
+def test_placement_bound_without_the_whole_binomial():
+    import math
+
+    from cpsolve.generate import _at_most
+
+    for n in range(0, 25):
+        for k in range(0, n + 1):
+            for limit in (0, 1, 6, 5000):
+                assert _at_most(n, k, limit) == (math.comb(n, k) <= limit)
+    assert not _at_most(10**7, 2 * 10**6, 5000)  # math.comb would build a number of two million digits
