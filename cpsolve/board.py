@@ -71,7 +71,9 @@ class Board:
         grid = np.array([list(row) for row in rows], dtype="<U1").reshape(len(rows), width)
         unknown = set(np.unique(grid)) - {MINE, SAFE, CLICK, HOLE}
         if unknown:
-            raise ValueError(f"unexpected character {sorted(unknown)[0]!r}")
+            from cpsolve.formats.values import describe_char
+
+            raise ValueError(f"unexpected character {describe_char(str(sorted(unknown)[0]))}")  # not np.str_('x')
         clicks = np.argwhere(grid == CLICK)
         click = (int(clicks[0][0]), int(clicks[0][1])) if len(clicks) else None
         holes = grid == HOLE

@@ -155,27 +155,151 @@ def test_text_output(runner, tmp_path):
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == f"{path}: 3x3, 2 mines: solved"
-    assert len(lines[1:4]) == 3 and all(len(line) == 3 for line in lines[1:4])
-    assert "solutions: 6" in lines and "surely safe: none" in lines and "surely mine: none" in lines
-    assert lines[lines.index("mine probabilities:") + 1].split() == ["1", "0.333", "0.167"]
+    assert lines[1] == "solutions: 6"
+    assert lines[2] == "certain: 0 safe cells (s), 0 mines (F), 7 undecided (.)"
+    assert lines[3:6] == ["1 . .", ". . .", ". . 1"]
+    # chances: 1/3 next to each clue's corner neighbours... (0,1) is 1/3, (0,2) is 1/6
+    chances = lines[lines.index("chance of a mine in tenths: 0 under 10%, 1 from 10% to 20%, ..., 9 90% or more;") + 2:][:3]
+    assert chances[0].split() == ["-", "3", "1"] and chances[2].split()[2] == "-"
+    assert any(line == "lowest chance: 16.7% at (1,3), (3,1)" for line in lines)
+    assert lines[-4] == "a solution (* mine, . safe; others exist):" and all(len(line) == 3 for line in lines[-3:])
     impossible = write(tmp_path, "1 1\n2\n", "none.txt")
     result = run(runner, impossible)
     assert result.exit_code == 0 and result.stdout.strip() == f"{impossible}: 1x1, no total: no solution"
+    one = write(tmp_path, "1 2 1\n1.\n", "one.txt")
+    result = run(runner, one, "--deduce")
+    assert result.stdout.splitlines() == [f"{one}: 1x2, 1 mine: solved", "certain: 0 safe cells (s), 1 mine (F), 0 undecided (.)",
+                                          "1 F", "the solution (* mine, . safe; the only one):", "1*"]
+
+
+def _expert_position(seed: int) -> str:
+    """An expert game part-way: 99 mines on 16x30, the cells a few openings reveal shown as clues."""
+    import numpy as np
+
+    from cpsolve.grid import mine_numbers
+
+    rng = np.random.default_rng(seed)
+    mines = np.zeros(16 * 30, dtype=bool)
+    mines[rng.choice(16 * 30, 99, replace=False)] = True
+    mines = mines.reshape(16, 30)
+    numbers = mine_numbers(mines)
+    shown = np.zeros_like(mines)
+    for _ in range(6):  # flood a few zero cells, as clicks would
+        zeros = np.argwhere((numbers == 0) & ~mines & ~shown)
+        if not len(zeros):
+            break
+        stack = [tuple(zeros[rng.integers(len(zeros))])]
+        while stack:
+            r, c = stack.pop()
+            if shown[r, c]:
+                continue
+            shown[r, c] = True
+            if numbers[r, c] == 0:
+                stack.extend((r + a, c + b) for a in (-1, 0, 1) for b in (-1, 0, 1)
+                             if 0 <= r + a < 16 and 0 <= c + b < 30 and not mines[r + a, c + b])
+    rows = ["".join(str(numbers[r, c]) if shown[r, c] else "." for c in range(30)) for r in range(16)]
+    return "16 30 99\n" + "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_expert_text_fits_80_columns_and_marks_match_the_backbone(runner, tmp_path, seed):
+    path = write(tmp_path, _expert_position(seed), "expert.txt")
+    options = ("--count", "--deduce", "--probabilities")
+    data = answer(runner, path, *options)
+    result = run(runner, path, *options)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines[1:]), max(lines[1:], key=len)
+    board = lines[3:19]
+    assert lines[2].startswith("certain: ") and all(len(row) == 59 for row in board)
+    cells = [row.split(" ") for row in board]
+    marked_safe = sorted([r + 1, c + 1] for r in range(16) for c in range(30) if cells[r][c] == "s")
+    marked_mine = sorted([r + 1, c + 1] for r in range(16) for c in range(30) if cells[r][c] == "F")
+    assert marked_safe == data["surely_safe"] and marked_mine == data["surely_mine"]
+    assert lines[2] == (f"certain: {len(marked_safe)} safe cell{'' if len(marked_safe) == 1 else 's'} (s), "
+                        f"{len(marked_mine)} mine{'' if len(marked_mine) == 1 else 's'} (F), "
+                        f"{sum(ch == '.' for row in cells for ch in row)} undecided (.)")
+    # the chances board: each unknown cell's tenths against the JSON probabilities
+    start = next(i for i, line in enumerate(lines) if line.startswith("chance of a mine")) + 2
+    chances = [row.split(" ") for row in lines[start:start + 16]]
+    for r in range(16):
+        for c in range(30):
+            p = data["probabilities"][r][c]
+            shown = chances[r][c]
+            if p is None:
+                assert shown == "-"
+            elif p == 0:
+                assert shown == "s" and [r + 1, c + 1] in data["surely_safe"]
+            elif p == 1:
+                assert shown == "F"
+            else:
+                assert int(shown) == int(p * 10 + 1e-12)
 
 
 def test_time_limit_gives_unknown_and_exit_3_after_every_answer(runner, tmp_path, monkeypatch):
     import time as time_module
 
+    import cpsolve.deduce
+
     first = write(tmp_path, "3 3 2\n1..\n...\n..1\n", "a.txt")
     second = write(tmp_path, "1 1\n2\n", "b.txt")
-    # deterministic: the clock jumps an hour on every reading, so any deadline has passed
-    clock = iter(range(0, 10**9, 3600))
-    monkeypatch.setattr(time_module, "perf_counter", lambda: float(next(clock)))
+    # deterministic: during the first analysis, the clock jumps an hour on every reading
+    real_clock, real_analyse = time_module.perf_counter, cpsolve.deduce.analyse
+    jumps = iter(range(3600, 10**9, 3600))
+    state = {"jumping": False, "calls": 0}
+    monkeypatch.setattr(time_module, "perf_counter", lambda: real_clock() + (next(jumps) if state["jumping"] else 0))
+
+    def analyse(*args, **kwargs):
+        state["calls"] += 1
+        state["jumping"] = state["calls"] == 1
+        try:
+            return real_analyse(*args, **kwargs)
+        finally:
+            state["jumping"] = False
+
+    monkeypatch.setattr(cpsolve.deduce, "analyse", analyse)
     result = run(runner, first, second, "--format", "json", "--time-limit", 1, "--count")
     assert result.exit_code == 3
     a, b = (json.loads(line) for line in result.stdout.splitlines())
     assert a["status"] == "unknown" and a["solution"] is None and a["count"] is None
-    assert b["status"] == "no_solution"  # decided before any clock reading
+    assert b["status"] == "no_solution"  # the next puzzle has its own limit
+
+
+def test_time_limit_covers_the_reading(runner, tmp_path, monkeypatch):
+    import time as time_module
+
+    import cpsolve.deduce
+
+    path = write(tmp_path, "3 3 2\n1..\n...\n..1\n", "a.txt")
+    # every reading of the clock is an hour on: the reading alone outlasts the limit
+    clock = iter(range(0, 10**9, 3600))
+    monkeypatch.setattr(time_module, "perf_counter", lambda: float(next(clock)))
+    monkeypatch.setattr(cpsolve.deduce, "analyse", lambda *args, **kwargs: pytest.fail("analysed after the limit"))
+    result = run(runner, path, "--time-limit", 1)
+    assert result.exit_code == 3 and result.stdout.strip() == f"{path}: 3x3, 2 mines: unknown (time limit reached)"
+
+
+def test_long_steps_read_the_clock(monkeypatch):
+    """Building the CP-SAT model and reducing the position stop at a deadline already past."""
+    import time as time_module
+
+    from cpsolve.deduce import Position, analyse
+    from cpsolve.deduce.count import DeadlineReached
+    from cpsolve.deduce.position import reduce_position
+    from cpsolve.deduce.search import solve_position
+    from cpsolve.outcome import Status
+
+    cells = {(r, c) for r in range(600) for c in range(600)}
+    clues = {(r, c): 0 for r, c in cells if r % 3 == 1 and c % 3 == 1}
+    position = Position(600, 600, clues, frozenset(), frozenset(cells - set(clues)))
+    past = time_module.perf_counter() - 1
+    assert solve_position(position, past) == (Status.UNKNOWN, None)
+    with pytest.raises(DeadlineReached):
+        reduce_position(position, past)
+    assert analyse(position, count=True, deadline=past).status is Status.UNKNOWN
+    # and without a deadline the large-board path (no neighbour table) agrees with the small one
+    reduced = reduce_position(position)
+    assert len(reduced.fixed_safe) == len(position.unknown) and not reduced.components
 
 
 def test_examples_are_unique_and_match_their_solutions(runner, examples):
@@ -237,3 +361,78 @@ def test_every_written_form_reads_back(tmp_path_factory, grid, header, tokens, n
                 assert cell not in position.unknown and cell not in position.clues and cell not in position.known_mines
             else:
                 assert cell in position.unknown
+
+
+@pytest.mark.parametrize("header, line", [("2 ²", 1), ("① 2", 1), ("٣ 2", 1), ("2 2 ³", 1), ("2\n٢", 2)])
+def test_unicode_digits_are_not_numbers(runner, tmp_path, header, line):
+    """int() reads '٣' as 3 and isdigit() says '²' is a digit: a header is ASCII digits only."""
+    path = write(tmp_path, header + "\n..\n..\n")
+    result = run(runner, path)
+    assert result.exit_code == 1 and f"{path}, line {line}: unexpected character" in result.stderr and "U+" in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("total", [2**63 - 1, 2**63, 2**64 + 5, 10**5000], ids=["2^63-1", "2^63", "2^64+5", "10^5000"])
+def test_totals_past_any_board_have_no_solution(runner, tmp_path, total):
+    import sys
+
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        text = str(total)
+    finally:
+        sys.set_int_max_str_digits(digits)
+    path = write(tmp_path, f"2 2 {text}\n1.\n..\n")
+    for options in [(), ("--count",), ("--deduce", "--probabilities")]:
+        result = run(runner, path, *options)
+        assert result.exit_code == 0 and result.stderr == ""
+        assert result.stdout.splitlines()[0].endswith(": no solution"), result.stdout
+    plain = write(tmp_path, "1.\n..\n", "plain.txt")
+    if total < 10**100:  # --mines is an option: typer reads it
+        result = run(runner, plain, "--mines", text, "--format", "json")
+        assert result.exit_code == 0 and json.loads(result.stdout)["status"] == "no_solution"
+
+
+def test_header_numbers_of_thousands_of_digits_are_shortened(runner, tmp_path):
+    path = write(tmp_path, "9" * 5000 + " 2\n..\n..\n")
+    result = run(runner, path)
+    assert result.exit_code == 1 and "header says 99999999999999999999... (5000 characters) rows" in result.stderr
+    assert len(result.stderr) < 200
+
+
+def test_a_count_of_any_size_is_printed_whole(runner, tmp_path):
+    """2^15000 solutions (15000 cells touching no clue, no total): 4516 digits, past Python's 4300."""
+    import sys
+
+    path = write(tmp_path, "." * 15000 + "\n")
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        expected = str(2**15000)
+        result = run(runner, path, "--count")
+        assert result.exit_code == 0, result.stderr
+        assert f"solutions: {expected}" in result.stdout.splitlines()
+        result = run(runner, path, "--count", "--format", "json")
+        assert result.exit_code == 0 and json.loads(result.stdout)["count"] == 2**15000
+    finally:
+        sys.set_int_max_str_digits(digits)
+
+
+def test_decimal_text_and_ascii_int_against_python():
+    import random
+    import sys
+
+    from cpsolve.formats.values import ascii_int, decimal_text, json_line
+
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        generator = random.Random(5)
+        for bits in [1, 64, 13000, 13001, 20000, 100_003, 400_000]:
+            value = generator.getrandbits(bits) | (1 << (bits - 1))
+            assert decimal_text(value) == str(value) and decimal_text(-value) == str(-value)
+            assert ascii_int(str(value)) == value and ascii_int("-000" + str(value)) == -value
+            assert json.loads(json_line({"count": value, "rows": [value, None]})) == {"count": value, "rows": [value, None]}
+    finally:
+        sys.set_int_max_str_digits(digits)
+    assert [ascii_int(text) for text in ["", "-", "1.0", " 1", "1 ", "+1", "1_0", "٣", "²", "0x1"]] == [None] * 10

@@ -18,10 +18,12 @@ def check(
 ) -> None:
     """Judge a layout output: any winning board is accepted, Impossible only where none exists."""
     from cpsolve.check import check_files
+    from cpsolve.formats.values import counted
 
     report = check_files(input_file, output_file)
     for rejection in report.rejections:
         typer.echo(f"Case #{rejection.case}: rejected: {rejection.reason}")
     rejected_cases = len({rejection.case for rejection in report.rejections})
-    typer.echo(f"{report.accepted}/{report.cases} cases accepted" + (f", {rejected_cases} rejected" if rejected_cases else ""))
+    rejected = f", {rejected_cases} rejected" if rejected_cases else ""
+    typer.echo(f"{report.accepted}/{counted(report.cases, 'case')} accepted{rejected}")
     raise typer.Exit(0 if report.all_accepted else 1)

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import MAX_BOARDS, OutputFormat, Player, Start, check_count, check_seed, parse_cell
+from cpsolve.cli.options import MAX_BOARDS, OutputFormat, Player, Start, check_count, check_seed, check_time_limit, parse_cell
 
 __all__ = ["generate"]
 
@@ -26,20 +26,25 @@ def generate(
     count: Annotated[int, typer.Option("--count", help="How many boards.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 0,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text (boards, blank line between) or json (one object per line).")] = OutputFormat.text,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", metavar="S", help="Seconds to find each board; past it, exit 3 after the boards found.")] = 60.0,
 ) -> None:
     """Boards on which PLAYER, starting at the first click, clears every safe cell without a guess.
 
     Uniform over such boards: boards are drawn uniformly under the start condition and kept
     when the player wins them. Every board printed was played through by the player again.
+    Exit 1 when no board of the size can qualify (small sizes are tried whole first), 3 when a
+    board is not found within the time limit (the boards found before it are printed).
     """
     from cpsolve.formats.boards import generated_json, generated_text
     from cpsolve.generate import GameSettings, generate_boards, openings_and_3bv
 
     check_count(count, "--count", MAX_BOARDS)
     check_seed(seed)
+    check_time_limit(time_limit)
     click = parse_cell(first, "--first") if first is not None else None
     settings = GameSettings(rows, cols, mines, player.value, not no_total, click, start.value, seed).check()
-    for number, dealt in enumerate(generate_boards(settings, count)):
+    for number, dealt in enumerate(generate_boards(settings, count, time_limit)):
         if output_format is OutputFormat.json:
             openings, bbbv = openings_and_3bv(dealt.mines)
             typer.echo(json.dumps(generated_json(dealt.mines, dealt.first, bbbv, openings, dealt.tries)))

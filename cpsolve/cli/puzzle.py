@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 import time
 from typing import Annotated, Optional
@@ -21,19 +20,24 @@ __all__ = ["puzzle"]
 def puzzle(
     files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Puzzle files, one puzzle each ('-' for stdin).")],
     count: Annotated[bool, typer.Option("--count", help="The exact number of solutions.")] = False,
-    deduce: Annotated[bool, typer.Option("--deduce", help="The unknown cells that are mines, or safe, in every solution.")] = False,
-    probabilities: Annotated[bool, typer.Option("--probabilities", help="Each unknown cell's exact probability of a mine.")] = False,
+    deduce: Annotated[bool, typer.Option(
+        "--deduce", help="What is certain: the unknown cells safe, or mines, in every solution.")] = False,
+    probabilities: Annotated[bool, typer.Option("--probabilities", help="Each unknown cell's exact chance of a mine.")] = False,
     mines: Annotated[Optional[int], typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")] = None,
     no_total: Annotated[bool, typer.Option("--no-total", help="Ignore the header's total number of mines.")] = False,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text (drawn) or json (one object per file, per line).")] = OutputFormat.text,
-    time_limit: Annotated[float, typer.Option("--time-limit", metavar="S", help="Seconds per puzzle; past it the puzzle is 'unknown' and the exit code 3.")] = 60.0,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", metavar="S",
+        help="Seconds per puzzle, reading included; past it the puzzle is 'unknown' and the exit code 3.")] = 60.0,
 ) -> None:
-    """Solve clue puzzles: a solution or proof of none, and on request the count, backbone and probabilities.
+    """Solve clue puzzles: a solution or proof of none, and on request the count, what is certain and the chances.
 
-    Exit 0 when every puzzle is decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
+    The time limit covers each puzzle's reading, building and solving. Exit 0 when every puzzle is
+    decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
     """
-    from cpsolve.deduce import analyse
+    from cpsolve.deduce import Analysis, analyse
     from cpsolve.formats.puzzle import puzzle_json, puzzle_text, read_puzzle
+    from cpsolve.formats.values import json_line
     from cpsolve.outcome import Status
 
     if mines is not None and no_total:
@@ -41,20 +45,27 @@ def puzzle(
     if mines is not None and mines < 0:
         raise InputError(f"--mines must be 0 or more, got {mines}")
     check_time_limit(time_limit)
-    # read every file first: bad input fails before any answer is printed
-    puzzles = [read_puzzle(path) for path in files]
+    # read every file first: bad input fails before any answer is printed; each puzzle's reading
+    # counts against its own time limit
+    puzzles = []
+    for path in files:
+        began = time.perf_counter()
+        puzzles.append((read_puzzle(path), time.perf_counter() - began))
     exit_code = EXIT_OK
-    for index, item in enumerate(puzzles):
+    for index, (item, reading) in enumerate(puzzles):
         position = item.position
         if mines is not None or no_total:
             position = dataclasses.replace(position, total=mines)
-        deadline = time.perf_counter() + time_limit
-        analysis = analyse(position, count=count, backbone=deduce, probabilities=probabilities, deadline=deadline)
+        deadline = time.perf_counter() + time_limit - reading
+        if time.perf_counter() > deadline:
+            analysis = Analysis(Status.UNKNOWN)
+        else:
+            analysis = analyse(position, count=count, backbone=deduce, probabilities=probabilities, deadline=deadline)
         if analysis.status is Status.UNKNOWN:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
             answer = puzzle_json(item, position, analysis, count=count, deduce=deduce, probabilities=probabilities)
-            typer.echo(json.dumps(answer))
+            typer.echo(json_line(answer))
         else:
             if index:
                 typer.echo("")

@@ -91,7 +91,7 @@ def weigh(position: Position, deadline: float | None = None) -> Weights | None:
     Raises:
         DeadlineReached: The deadline passed first.
     """
-    reduction = reduce_position(position)
+    reduction = reduce_position(position, deadline)
     if not reduction.consistent:
         return None
     by_mines = reduction.mines_left is not None

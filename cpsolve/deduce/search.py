@@ -17,6 +17,26 @@ from cpsolve.outcome import Status, status_from_cp_sat
 __all__ = ["solve_position", "enumerate_component"]
 
 
+#: How many cells or clues go into the model between two readings of the clock.
+_CHECK_EVERY = 4096
+
+
+def _passed(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
+
+
+def _row_major(cells: frozenset[Cell], cols: int) -> list[Cell]:
+    """``sorted(cells)``; for millions of cells, ordered by a numpy sort of their flat index (twice as fast)."""
+    if len(cells) < 100_000:
+        return sorted(cells)
+    import numpy as np
+
+    listed = list(cells)
+    pairs = np.array(listed, dtype=np.int64)
+    order = np.argsort(pairs[:, 0] * cols + pairs[:, 1], kind="stable")
+    return [listed[i] for i in order.tolist()]
+
+
 def _seconds_left(deadline: float | None) -> float | None:
     if deadline is None:
         return None
@@ -33,11 +53,22 @@ def solve_position(position: Position, deadline: float | None = None) -> tuple[S
     Returns:
         The status and, when POSSIBLE, the mines among the unknown cells.
     """
+    if position.total is not None and not 0 <= position.total - len(position.known_mines) <= len(position.unknown):
+        # decided here: a total past 2^63 - 1 cannot even be written into the model
+        return Status.IMPOSSIBLE, None
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
-    mine = {cell: model.new_bool_var(f"mine_{cell[0]}_{cell[1]}") for cell in sorted(position.unknown)}
-    for (row, col), value in position.clues.items():
+    if _passed(deadline):
+        return Status.UNKNOWN, None
+    mine = {}
+    for index, cell in enumerate(_row_major(position.unknown, position.cols)):
+        mine[cell] = model.new_bool_var(f"mine_{cell[0]}_{cell[1]}")
+        if not index % _CHECK_EVERY and _passed(deadline):
+            return Status.UNKNOWN, None  # building a model of millions of cells takes longer than a short limit
+    for index, ((row, col), value) in enumerate(position.clues.items()):
+        if not index % _CHECK_EVERY and _passed(deadline):
+            return Status.UNKNOWN, None
         around = []
         for dr, dc in NEIGHBOUR_STEPS:
             cell = (row + dr, col + dc)

@@ -4,8 +4,9 @@ Modules:
     lines:    line-by-line reading shared by every format (CRLF, stdin, binary and empty files).
     codejam:  Code Jam 2014 layout batches: the input, and the ``Case #k:`` output read and written.
     template: board sketches for ``layout --template``.
-    casual:   ACM 2003 "mines" boards.
+    casual:   boards for the players: ACM 2003 "mines" boards, and every board cpsolve writes.
     puzzle:   clue puzzles (the standard CP Minesweeper model), and their text and JSON answers.
+    values:   ASCII integers of any size, integers printed whole, echoes shortened, counted nouns.
 
 Every reader raises :class:`cpsolve.errors.InputError` naming the file and line.
 """

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from cpsolve.formats.values import counted
 from cpsolve.symbols import CLICK, MINE, SAFE
 
 __all__ = ["board_rows", "generated_text", "generated_json", "board_stats_json", "board_stats_text", "random_stats_json", "random_stats_text"]
@@ -54,7 +55,8 @@ def random_stats_text(summary: dict[str, Any]) -> str:
     """The summary of random games as lines of ``key value``."""
     low, high = summary["interval"]
     lines = [
-        f"board {summary['rows']}x{summary['cols']}, {summary['mines']} mines, first click {summary['first'][0]},{summary['first'][1]} ({summary['start']})",
+        f"board {summary['rows']}x{summary['cols']}, {counted(summary['mines'], 'mine')}, "
+        f"first click {summary['first'][0]},{summary['first'][1]} ({summary['start']})",
         f"player {summary['player']}{'' if summary['total'] else ' (no total)'}, games {summary['games']}, seed {summary['seed']}",
         f"won {summary['won']}, rate {summary['rate']:.4f}, 95% interval {low:.4f}-{high:.4f}",
         f"3bv mean {summary['3bv_mean']:.2f}, sd {summary['3bv_sd']:.2f}",

@@ -17,6 +17,7 @@ from typing import Any
 
 from cpsolve.errors import InputError
 from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.formats.values import ascii_int, counted, decimal_text, shorten
 
 __all__ = [
     "IMPOSSIBLE",
@@ -60,17 +61,18 @@ def parse_case_numbers(fields: list[str], source: str | None = None, line: int |
         raise InputError(f"expected three integers R C M, got {len(fields)} fields", source, line)
     values = []
     for label, field in zip("RCM", fields):
-        try:
-            values.append(int(field))
-        except ValueError:
-            raise InputError(f"{label} is not an integer: {field!r}", source, line) from None
+        value = ascii_int(field)  # ASCII digits only: int() also takes other scripts' digits and '1_0'
+        if value is None:
+            raise InputError(f"{label} is not an integer: {shorten(field)!r}", source, line)
+        values.append(value)
     rows, cols, mines = values
+    shown_rows, shown_cols, shown_mines = (shorten(field) for field in fields)
     if rows < 1 or cols < 1:
-        raise InputError(f"rows and columns must be at least 1, got R={rows} C={cols}", source, line)
+        raise InputError(f"rows and columns must be at least 1, got R={shown_rows} C={shown_cols}", source, line)
     if rows * cols > MAX_CELLS:
-        raise InputError(f"board of {rows}x{cols} is larger than {MAX_CELLS} cells", source, line)
+        raise InputError(f"board of {shown_rows}x{shown_cols} is larger than {MAX_CELLS} cells", source, line)
     if mines < 0 or mines >= rows * cols:
-        raise InputError(f"mines must be in 0..{rows * cols - 1} for a {rows}x{cols} board, got M={mines}", source, line)
+        raise InputError(f"mines must be in 0..{rows * cols - 1} for a {rows}x{cols} board, got M={shown_mines}", source, line)
     return rows, cols, mines
 
 
@@ -91,23 +93,22 @@ def read_layout_cases(path: str) -> Iterator[LayoutCase]:
             continue
         if expected is None:
             if len(fields) != 1:
-                raise InputError(f"first line should be the number of cases T, got {text.strip()!r}", name, number)
-            try:
-                expected = int(fields[0])
-            except ValueError:
-                raise InputError(f"T is not an integer: {fields[0]!r}", name, number) from None
+                raise InputError(f"first line should be the number of cases T, got {shorten(text.strip())!r}", name, number)
+            expected = ascii_int(fields[0])
+            if expected is None:
+                raise InputError(f"T is not an integer: {shorten(fields[0])!r}", name, number)
             if expected < 1:
-                raise InputError(f"T must be at least 1, got {expected}", name, number)
+                raise InputError(f"T must be at least 1, got {shorten(fields[0])}", name, number)
             continue
         if count == expected:
-            raise InputError(f"more case lines than T={expected}", name, number)
+            raise InputError(f"more case lines than T={shorten(decimal_text(expected))}", name, number)
         rows, cols, mines = parse_case_numbers(fields, name, number)
         count += 1
         yield LayoutCase(count, rows, cols, mines, number)
     if expected is None:
         raise InputError("empty file", name)
     if count < expected:
-        raise InputError(f"T={expected} but only {count} case lines", name, last_line)
+        raise InputError(f"T={shorten(decimal_text(expected))} but only {counted(count, 'case line')}", name, last_line)
 
 
 @dataclass(frozen=True)
@@ -137,10 +138,9 @@ def read_layout_output(path: str) -> Iterator[OutputCase]:
             head, sep, rest = stripped.partition(":")
             if not sep:
                 raise InputError(f"case header without ':': {stripped!r}", name, number)
-            try:
-                case_number = int(head[len(_HEADER):])
-            except ValueError:
-                raise InputError(f"case header with a bad number: {stripped!r}", name, number) from None
+            case_number = ascii_int(head[len(_HEADER):].strip())
+            if case_number is None:
+                raise InputError(f"case header with a bad number: {shorten(stripped)!r}", name, number)
             if current is not None:
                 yield OutputCase(current, tuple(body), start)
             current, start, body = case_number, number, []

@@ -28,8 +28,9 @@ def display_name(path: str) -> str:
 def read_lines(path: str) -> Iterator[tuple[int, str]]:
     """Yield (line number, text) for each line of a text file, ``-`` meaning stdin.
 
-    Line endings (LF or CRLF) are removed. A missing, unreadable, empty or binary file raises
-    InputError before anything else is yielded for that problem.
+    Line endings (LF or CRLF) are removed. A missing, unreadable, empty or binary file, or a
+    carriage return inside a line (CR-only line endings), raises InputError before anything else
+    is yielded for that problem.
 
     Args:
         path: File path, or ``-`` for standard input.
@@ -61,6 +62,9 @@ def read_lines(path: str) -> Iterator[tuple[int, str]]:
             except UnicodeDecodeError:
                 raise InputError("binary data (not UTF-8 text)", name, number) from None
             text = text.rstrip("\r\n")
+            if "\r" in text:
+                # classic Mac files end lines with CR alone: the whole file arrives as one line
+                raise InputError("carriage return (CR) inside a line: line endings must be LF or CRLF", name, number)
             if text.startswith("\ufeff") and number == 1:
                 text = text[1:]  # a byte-order mark some Windows editors write
             any_text = any_text or bool(text.strip())

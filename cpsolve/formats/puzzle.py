@@ -7,9 +7,8 @@ written as C characters or C tokens separated by spaces. Cells: ``0``-``8`` a cl
 whitespace, CRLF and a byte-order mark are ignored.
 
 Example:
-    >>> cells, width = _row_cells("1 . *", "p.txt", 1)
-    >>> cells, width
-    (['1', '.', '*'], 3)
+    >>> _row_cells("1 . *", "p.txt", 1), _row_cells("1.*", "p.txt", 2)
+    ('1.*', '1.*')
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from typing import Any
 from cpsolve.deduce import Analysis, Position
 from cpsolve.errors import InputError
 from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.formats.values import ascii_int, counted, decimal_text, describe_char, is_ascii_number, shorten
 from cpsolve.outcome import Status
 from cpsolve.symbols import HOLE, MINE, SAFE
 
@@ -54,39 +54,46 @@ class PuzzleInput:
     position: Position
 
 
-def _row_cells(text: str, name: str, line: int) -> tuple[list[str], int]:
-    """The cells of one grid row, written as characters or as space-separated tokens."""
+def _row_cells(text: str, name: str, line: int) -> str:
+    """The cells of one grid row, written as characters or as space-separated tokens, one character each."""
     fields = text.split()
     if len(fields) > 1:
         for field in fields:
             if len(field) != 1:
-                raise InputError(f"token {field!r} is not one cell (tokens are single characters)", name, line)
-        cells = fields
+                raise InputError(f"token {shorten(field)!r} is not one cell (tokens are single characters)", name, line)
+        cells = "".join(fields)
     else:
-        cells = list(fields[0])
-    for column, ch in enumerate(cells, start=1):
-        if ch not in _CELL_CHARS:
-            hint = "clues are 0 to 8" if ch == "9" else "use 0-8 . ? - _ X # * F"
-            raise InputError(f"unexpected character {ch!r} in cell {column}; {hint}", name, line)
-    return cells, len(cells)
+        cells = fields[0]
+    if not _CELL_CHARS.issuperset(cells):
+        for column, ch in enumerate(cells, start=1):
+            if ch not in _CELL_CHARS:
+                hint = "clues are 0 to 8" if ch == "9" else "use 0-8 . ? - _ X # * F"
+                raise InputError(f"unexpected character {describe_char(ch)} in cell {column}; {hint}", name, line)
+    return cells
 
 
-def _grid(lines: list[tuple[int, str]], name: str) -> list[list[str]]:
+def _grid(lines: list[tuple[int, str]], name: str) -> list[str]:
     """Rows of cells, all the same width, or InputError at the first row that differs."""
-    rows: list[list[str]] = []
+    rows: list[str] = []
     for number, text in lines:
-        cells, width = _row_cells(text, name, number)
-        if rows and width != len(rows[0]):
-            raise InputError(f"row has {width} cells, the first row has {len(rows[0])}", name, number)
+        cells = _row_cells(text, name, number)
+        if rows and len(cells) != len(rows[0]):
+            raise InputError(f"row has {counted(len(cells), 'cell')}, the first row has {len(rows[0])}", name, number)
         rows.append(cells)
     return rows
 
 
 def _numbers(text: str) -> list[int] | None:
+    """The numbers of a header line, or None when it is not one (ASCII digits only: ``²`` is no number)."""
     fields = text.split()
-    if all(field.isdigit() for field in fields):
-        return [int(field) for field in fields]
+    if all(is_ascii_number(field) for field in fields):
+        return [ascii_int(field) for field in fields]  # type: ignore[misc]
     return None
+
+
+def _shown(value: int) -> str:
+    """A header number in a message (shortened: a header may hold thousands of digits)."""
+    return shorten(decimal_text(value))
 
 
 def _header(lines: list[tuple[int, str]]) -> tuple[tuple[int, int, int | None], int] | None:
@@ -124,7 +131,7 @@ def read_puzzle(path: str) -> PuzzleInput:
         rest = lines[used:]
         if not rest and used == 1:
             # ``R C`` alone: a header missing its grid (two lone numbers on two lines are a grid)
-            raise InputError(f"header says {height}x{width}, but no grid follows", name, header_line)
+            raise InputError(f"header says {_shown(height)}x{_shown(width)}, but no grid follows", name, header_line)
         try:
             rows = _grid(rest, name) if rest else []
             failure = None
@@ -143,47 +150,87 @@ def read_puzzle(path: str) -> PuzzleInput:
                 total = None
             except InputError:
                 if height < 1 or width < 1:
-                    raise InputError(f"header needs positive R and C, got {height} {width}", name, header_line) from None
+                    raise InputError(f"header needs positive R and C, got {_shown(height)} {_shown(width)}", name,
+                                     header_line) from None
                 if not rest:
-                    raise InputError(f"header says {height}x{width}, but no grid follows", name, header_line) from None
+                    raise InputError(f"header says {_shown(height)}x{_shown(width)}, but no grid follows", name,
+                                     header_line) from None
                 if failure is not None:
                     raise failure from None
                 if len(rows[0]) != width:
-                    raise InputError(f"row has {len(rows[0])} cells, header says {width}", name, rest[0][0]) from None
-                raise InputError(f"header says {height} rows, the grid has {len(rows)}", name, header_line) from None
+                    raise InputError(f"row has {counted(len(rows[0]), 'cell')}, header says {_shown(width)}", name,
+                                     rest[0][0]) from None
+                raise InputError(f"header says {counted(height, 'row')}, the grid has {len(rows)}", name, header_line) from None
     if len(rows) * len(rows[0]) > MAX_CELLS:
         raise InputError(f"{len(rows)}x{len(rows[0])} is larger than {MAX_CELLS} cells", name, lines[0][0])
     return PuzzleInput(name, _position(rows, total))
 
 
-def _position(rows: list[list[str]], total: int | None) -> Position:
-    clues: dict[tuple[int, int], int] = {}
-    mines: set[tuple[int, int]] = set()
-    unknown: set[tuple[int, int]] = set()
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch in CLUE_CHARS:
-                clues[(r, c)] = int(ch)
-            elif ch in MINE_CHARS:
-                mines.add((r, c))
-            elif ch in UNKNOWN_CHARS:
-                unknown.add((r, c))
-    return Position(len(rows), len(rows[0]), clues, frozenset(mines), frozenset(unknown), total)
+#: Each cell character's code: 0-8 a clue, then unknown, known mine, no cell (numpy lookup table).
+_UNKNOWN_CODE, _MINE_CODE, _HOLE_CODE = 9, 10, 11
 
 
-def _cell_char(position: Position, cell: tuple[int, int], mines: Iterable[tuple[int, int]]) -> str:
-    if cell in position.clues:
-        return str(position.clues[cell])
-    if cell in position.known_mines or cell in mines:
-        return MINE
-    if cell in position.unknown:
-        return SAFE
-    return HOLE
+def _code_table() -> Any:
+    import numpy as np
+
+    table = np.full(128, _HOLE_CODE, dtype=np.uint8)
+    for ch in CLUE_CHARS:
+        table[ord(ch)] = int(ch)
+    for chars, code in ((UNKNOWN_CHARS, _UNKNOWN_CODE), (MINE_CHARS, _MINE_CODE)):
+        for ch in chars:
+            table[ord(ch)] = code
+    return table
+
+
+def _position(rows: list[str], total: int | None) -> Position:
+    """The position of validated rows (ASCII cell characters, all one width).
+
+    Built with numpy: a Python loop over the cells of a 3000x3000 puzzle took most of its 13 s
+    of reading; here the cells are classified in one lookup and only the tuples are Python.
+    """
+    import numpy as np
+
+    codes = _code_table()[np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)].reshape(len(rows), len(rows[0]))
+
+    def cells(mask: Any) -> zip:
+        where = np.nonzero(mask)
+        return zip(where[0].tolist(), where[1].tolist())
+
+    clue_mask = codes <= 8
+    clues = dict(zip(cells(clue_mask), codes[clue_mask].tolist()))
+    mines = frozenset(cells(codes == _MINE_CODE))
+    unknown = frozenset(cells(codes == _UNKNOWN_CODE))
+    return Position(len(rows), len(rows[0]), clues, mines, unknown, total)
+
+
+def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int]], str]] = ()) -> Any:
+    """The position drawn as a numpy array of characters: clues, ``*`` known mines, ``.`` unknown, ``#`` no cell.
+
+    Args:
+        position: The position.
+        marks: (cells, character) pairs drawn over it, in order.
+    """
+    import numpy as np
+
+    grid = np.full((position.rows, position.cols), HOLE, dtype="<U1")
+
+    def put(cells: Iterable[tuple[int, int]], values: Any) -> None:
+        cells = list(cells)
+        if cells:
+            rows, cols = zip(*cells)
+            grid[list(rows), list(cols)] = values
+
+    put(position.unknown, SAFE)
+    put(position.known_mines, MINE)
+    put(position.clues.keys(), [str(value) for value in position.clues.values()])
+    for cells, ch in marks:
+        put(cells, ch)
+    return grid
 
 
 def draw_solution(position: Position, solution: frozenset[tuple[int, int]]) -> list[str]:
     """The solved grid: clues kept, ``*`` every mine, ``.`` safe unknown cells, ``#`` no cell."""
-    return ["".join(_cell_char(position, (r, c), solution) for c in range(position.cols)) for r in range(position.rows)]
+    return ["".join(row) for row in _char_grid(position, [(solution, MINE)])]
 
 
 def _one_based(cells: frozenset[tuple[int, int]]) -> list[list[int]]:
@@ -237,38 +284,91 @@ def puzzle_json(
     return answer
 
 
-def _cells_text(cells: frozenset[tuple[int, int]]) -> str:
-    return " ".join(f"({r + 1},{c + 1})" for r, c in sorted(cells)) or "none"
+#: The marks of the text answer's boards: a cell safe, or a mine, in every solution; a clue in the probability board.
+SURELY_SAFE, SURELY_MINE, CLUE_IN_CHANCES = "s", "F", "-"
+#: How many of the cells tied for the lowest chance of a mine are named (the rest are counted).
+_LOWEST_SHOWN = 3
+
+
+def _spaced(grid: Any) -> list[str]:
+    """Rows with a space between cells: 2 characters a cell, so expert (30 wide) takes 59 columns."""
+    return [" ".join(row) for row in grid]
+
+
+def _where(cells: Iterable[tuple[int, int]]) -> str:
+    return ", ".join(f"({r + 1},{c + 1})" for r, c in cells)
+
+
+def _certain_lines(position: Position, safe: frozenset[tuple[int, int]], mine: frozenset[tuple[int, int]]) -> list[str]:
+    """What holds in every solution, drawn on the board."""
+    undecided = len(position.unknown) - len(safe) - len(mine)
+    return [
+        f"certain: {counted(len(safe), 'safe cell')} ({SURELY_SAFE}), {counted(len(mine), 'mine')} ({SURELY_MINE}), "
+        f"{undecided} undecided ({SAFE})",
+        *_spaced(_char_grid(position, [(safe, SURELY_SAFE), (mine, SURELY_MINE)])),
+    ]
+
+
+def _tenths(chance: Fraction) -> str:
+    """The glyph of a cell's chance of a mine: its mark when certain, else the tenths rounded down (0 to 9)."""
+    if chance == 0:
+        return SURELY_SAFE
+    if chance == 1:
+        return SURELY_MINE
+    return str(chance.numerator * 10 // chance.denominator)
+
+
+def _chance_lines(position: Position, chances: dict[tuple[int, int], Fraction]) -> list[str]:
+    """The chance of a mine on every unknown cell, one character each, and the lowest chance in full."""
+    glyphs: dict[str, list[tuple[int, int]]] = {}
+    for cell, chance in chances.items():
+        glyphs.setdefault(_tenths(chance), []).append(cell)
+    grid = _char_grid(position, [(position.clues.keys(), CLUE_IN_CHANCES), *((cells, ch) for ch, cells in glyphs.items())])
+    lines = [
+        "chance of a mine in tenths: 0 under 10%, 1 from 10% to 20%, ..., 9 90% or more;",
+        f"{SURELY_SAFE} safe and {SURELY_MINE} a mine in every solution, {CLUE_IN_CHANCES} a clue, {MINE} a known mine, "
+        f"{HOLE} no cell",
+        *_spaced(grid),
+    ]
+    open_chances = [(chance, cell) for cell, chance in chances.items() if 0 < chance < 1]
+    if open_chances:
+        lowest = min(chance for chance, _ in open_chances)
+        cells = sorted(cell for chance, cell in open_chances if chance == lowest)
+        more = len(cells) - _LOWEST_SHOWN
+        named = _where(cells[:_LOWEST_SHOWN]) + (f" and {more} more" if more > 0 else "")
+        lines.append(f"lowest chance: {float(lowest) * 100:.1f}% at {named}")
+    return lines
 
 
 def puzzle_text(puzzle: PuzzleInput, position: Position, analysis: Analysis) -> list[str]:
-    """One puzzle's answer for people: a title line, the solution drawn, then what was asked.
+    """One puzzle's answer for people: a title line, what was asked, and a solution.
 
-    Probabilities are drawn as a grid of three-decimal numbers (clues shown as themselves,
-    ``*`` known mines, ``#`` no cell); rows and columns in the cell lists are 1-based.
+    What is certain comes first, drawn on the board (``s`` safe and ``F`` a mine in every
+    solution, ``.`` undecided); then the chance of a mine on each unknown cell, one character a
+    cell (tenths, rounded down), with the lowest chance in full; then one solution, labelled as
+    one of several when the count says so. Boards with marks put a space between cells, so
+    expert (30 columns) fits in 59 characters; rows and columns in the text are 1-based.
     """
-    total = "no total" if position.total is None else f"{position.total} mines"
+    total = "no total" if position.total is None else counted(position.total, "mine")
     lines = [f"{puzzle.name}: {position.rows}x{position.cols}, {total}: {STATUS_WORDS[analysis.status].replace('_', ' ')}"]
     if analysis.status is Status.UNKNOWN:
         lines[0] += " (time limit reached)"
         return lines
-    if analysis.solution is not None:
-        lines.extend(draw_solution(position, analysis.solution))
     if analysis.count is not None:
-        lines.append(f"solutions: {analysis.count}")
-    if analysis.surely_safe is not None:
-        lines.append(f"surely safe: {_cells_text(analysis.surely_safe)}")
-    if analysis.surely_mine is not None:
-        lines.append(f"surely mine: {_cells_text(analysis.surely_mine)}")
+        lines.append(f"solutions: {decimal_text(analysis.count)}")
+    if analysis.surely_safe is not None and analysis.surely_mine is not None:
+        lines.extend(_certain_lines(position, analysis.surely_safe, analysis.surely_mine))
     if analysis.probabilities is not None:
-        lines.append("mine probabilities:")
-        for r in range(position.rows):
-            cells = []
-            for c in range(position.cols):
-                cell = (r, c)
-                if cell in analysis.probabilities:
-                    cells.append(f"{float(analysis.probabilities[cell]):5.3f}")
-                else:
-                    cells.append(f"{_cell_char(position, cell, ()):>5}")
-            lines.append(" ".join(cells))
+        lines.extend(_chance_lines(position, analysis.probabilities))
+    if analysis.solution is not None:
+        unique = analysis.count == 1 or (
+            analysis.surely_safe is not None and analysis.surely_mine is not None
+            and len(analysis.surely_safe) + len(analysis.surely_mine) == len(position.unknown)
+        )
+        if unique:
+            lines.append(f"the solution ({MINE} mine, {SAFE} safe; the only one):")
+        else:
+            others = "others exist" if analysis.count is not None else "there may be others"
+            lines.append(f"a solution ({MINE} mine, {SAFE} safe; {others}):")
+        lines.extend(draw_solution(position, analysis.solution))
     return lines
