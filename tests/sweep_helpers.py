@@ -12,3 +12,31 @@ def square_or_die(index: int, markers: str) -> int:
             marker.write_text(str(os.getpid()))
             os._exit(1)
     return index * index
+
+
+def long_solve(markers: str, index: int) -> int:
+    """A CP-SAT search of many seconds (the shortest Golomb ruler of 13 marks, 2 threads).
+
+    Writes ``solving-<index>`` with the worker's pid in `markers` just before the search starts.
+    """
+    from ortools.sat.python import cp_model
+
+    marks = 13
+    model = cp_model.CpModel()
+    position = [model.new_int_var(0, marks * marks, f"x{i}") for i in range(marks)]
+    model.add(position[0] == 0)
+    for left, right in zip(position, position[1:]):
+        model.add(right > left)
+    gaps = []
+    for i in range(marks):
+        for j in range(i + 1, marks):
+            gap = model.new_int_var(1, marks * marks, f"d{i}_{j}")
+            model.add(gap == position[j] - position[i])
+            gaps.append(gap)
+    model.add_all_different(gaps)
+    model.minimize(position[-1])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 2
+    solver.parameters.max_time_in_seconds = 60
+    (Path(markers) / f"solving-{index}").write_text(str(os.getpid()))
+    return int(solver.solve(model))

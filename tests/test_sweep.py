@@ -205,3 +205,131 @@ def test_random_games_are_the_same_on_any_number_of_workers(cluster, runner, tmp
     assert resumed.exit_code == 0, resumed.stdout + resumed.stderr
     assert json.loads(resumed.stdout) == {**alone, "resumed": 120}
     assert _store_rows(store) == 250
+
+
+def _sweep_rows(path) -> int:
+    try:
+        with sqlite3.connect(path, timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM sweeps").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def _stop(process) -> None:
+    """End a test's process group if it is still running (a failed test must leave nothing behind)."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+
+def test_ctrl_c_during_a_dask_compare_is_one_line_and_keeps_the_store(runner, tmp_path):
+    """Ctrl-C at a terminal reaches the whole process group: the workers too. Only the driver may answer it."""
+    store = tmp_path / "sweep.db"
+    # three cases of seconds each (2 x 1200, odd safe counts: impossible, proved by the model), one task
+    command = [sys.executable, "-m", "cpsolve", "compare", "--rows", "2", "--cols", "1200", "--mines", "1797-1799",
+               "--backends", "cp", "--dominance", "none", "--jobs", "2", "--store", str(store), "--quiet"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while _sweep_rows(store) < 1:  # the sweep is recorded once the cluster is up
+            assert process.poll() is None, process.stderr.read().decode()
+            assert time.monotonic() < deadline, "the sweep never started"
+            time.sleep(0.1)
+        time.sleep(1.5)
+        os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
+        assert process.wait(timeout=60) == 130
+    finally:
+        _stop(process)
+    assert process.stderr.read().decode() == "cpsolve: interrupted\n"
+    report = runner.invoke(app, ["report", str(store)])
+    assert report.exit_code == 0, report.stderr
+    assert "did not finish" in report.stdout and "3 of the sweep's cases are not in the store" in report.stderr
+
+
+_CTRL_C_SCRIPT = """
+import sys
+sys.path.insert(0, {tests!r})
+
+if __name__ == "__main__":
+    import sweep_helpers
+    from cpsolve.sweep.interrupt import interrupts_between_solves
+    from cpsolve.sweep.session import open_executor
+
+    try:
+        with interrupts_between_solves(), open_executor(None, 2) as executor:
+            for _ in executor.run(sweep_helpers.long_solve, [({markers!r}, index) for index in range(2)]):
+                pass
+    except KeyboardInterrupt:
+        print("cpsolve: interrupted", file=sys.stderr)
+        sys.exit(130)
+"""
+
+
+def test_ctrl_c_while_workers_are_inside_cp_sat_prints_no_terminate_called(tmp_path):
+    """CP-SAT catches SIGINT while it searches; in a Dask worker its handler ended the process with C++ lines."""
+    script = tmp_path / "sweep.py"
+    script.write_text(_CTRL_C_SCRIPT.format(tests=os.path.join(ROOT, "tests"), markers=str(tmp_path)))
+    process = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    markers = [tmp_path / "solving-0", tmp_path / "solving-1"]
+    try:
+        deadline = time.monotonic() + 120
+        while not all(marker.exists() for marker in markers):
+            assert process.poll() is None, process.stderr.read().decode()
+            assert time.monotonic() < deadline, "the workers never started solving"
+            time.sleep(0.1)
+        time.sleep(1.0)  # both searches running, CP-SAT's handlers installed
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=60) == 130
+    finally:
+        _stop(process)
+    stderr = process.stderr.read().decode()
+    assert "terminate called" not in stderr and "Traceback" not in stderr
+    assert stderr == "cpsolve: interrupted\n"
+    # the workers, in sessions of their own, ended with the sweep
+    for pid in (int(marker.read_text()) for marker in markers):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            pytest.fail(f"worker {pid} outlived the sweep")
+
+
+@pytest.mark.parametrize("answer", [None, b"HTTP/1.1 400 Bad Request\r\n\r\n" * 10])
+def test_an_address_where_something_else_listens_is_one_line(answer):
+    """A listener that never answers (Dask's own handshake waits for ever) or answers something else: exit 1, one line."""
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:  # the test closed the server
+                return
+            if answer is None:
+                held.append(connection)  # accepted, never answered
+            else:
+                connection.sendall(answer)
+                connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        result = subprocess.run([sys.executable, "-m", "cpsolve", "compare", "--rows", "2", "--cols", "2", "--scheduler",
+                                 address, "--quiet"], cwd=ROOT, capture_output=True, text=True, timeout=90)
+    finally:
+        server.close()
+        for connection in held:
+            connection.close()
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.count("\n") == 1 and f"--scheduler {address}: " in result.stderr, result.stderr

@@ -1,13 +1,12 @@
-"""``cpsolve compare``: the layout backends against each other over whole ranges, every board judged."""
+"""``cpsolve compare``: the layout backends against each other over whole ranges, every board judged.
+
+Thin: the options are checked here, the sweep itself (store, executor, resume, reports) is
+:class:`cpsolve.sweep.session.LayoutSweep`, and the table is :func:`cpsolve.cli.tables.print_comparison`.
+"""
 
 from __future__ import annotations
 
-import os
-import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -16,7 +15,7 @@ from cpsolve.cli.options import MAX_JOBS, MAX_WORKERS, check_count, check_output
 from cpsolve.errors import EXIT_BAD_INPUT, InputError, UsageError
 from cpsolve.layout import Dominance, Encoding
 
-__all__ = ["compare", "available_cores", "open_store", "open_executor", "progress_bar", "print_comparison"]
+__all__ = ["compare"]
 
 
 @app.command()
@@ -40,25 +39,15 @@ def compare(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Run backends over whole ranges of boards, judge every board, and compare the verdicts."""
-    from pathlib import Path
-
-    from cpsolve.layout import BACKENDS, SolveOptions, backend_function
+    from cpsolve.cli.tables import print_comparison, progress_bar
+    from cpsolve.layout import SolveOptions
     from cpsolve.sweep import cases as sweep_cases
-    from cpsolve.sweep import report
-    from cpsolve.sweep.compare import layout_settings, run_comparison
-    from cpsolve.sweep.tasks import LAYOUT
+    from cpsolve.sweep.session import LayoutSweep, available_cores
 
     row_range = sweep_cases.parse_range(rows, "--rows")
     col_range = sweep_cases.parse_range(cols, "--cols")
     mine_range = sweep_cases.parse_range(mines, "--mines") if mines else None
-    names = [name.strip() for name in backends.split(",") if name.strip()]
-    for name in names:
-        try:
-            backend_function(name)
-        except UsageError:
-            raise InputError(f"unknown backend {name!r} in --backends; choose from {', '.join(BACKENDS)}") from None
-    if not names:
-        raise InputError("--backends is empty")
+    names = _backend_names(backends)
     check_time_limit(time_limit)
     check_count(jobs, "--jobs", MAX_JOBS)
     check_count(workers, "--workers", MAX_WORKERS)
@@ -66,138 +55,42 @@ def compare(
         check_output_path(path, option)
     check_resume(resume, store_path)
     if plot_path:
-        report.check_plot_available()
-    jobs = jobs or available_cores()
-    total = sweep_cases.count_cases(row_range, col_range, mine_range)
-    from cpsolve.sweep.interrupt import interrupts_between_solves
+        from cpsolve.sweep.report import check_plot_available
 
-    with interrupts_between_solves(), open_store(store_path) as store, open_executor(scheduler, jobs, cheap=sweep_cases.chunk_size(names) == sweep_cases.CHEAP_CHUNK) as executor:
-        options = SolveOptions(
-            time_limit=time_limit,
-            # a cluster runs one worker process per core; a local one shares 8 threads between its jobs
-            workers=workers or (1 if scheduler else max(1, 8 // jobs) if jobs > 1 else None),
-            encoding=encoding.value if encoding else None,
-            dominance=dominance.value if dominance else None,
-            solver=solver,
-        )
-        sweep_id = None
-        settings_key = None
-        if store:
-            settings_key = store.register_settings(LAYOUT, layout_settings(options))
-            spec = {"rows": list(row_range), "cols": list(col_range), "mines": list(mine_range) if mine_range else None,
-                    "backends": names, "total": total}
-            sweep_id = store.begin_sweep(LAYOUT, settings_key, spec)
-        csv_spool = report.CsvSpool(Path(csv_path)) if csv_path else None
-        started = time.perf_counter()
-        try:
-            with progress_bar(total, quiet) as advance:
-                result = run_comparison(
-                    sweep_cases.iter_cases(row_range, col_range, mine_range), names, options, executor, advance,
-                    on_case=csv_spool.add_case if csv_spool else None, keep_points=plot_path is not None,
-                    store=store, resume=resume, settings_key=settings_key,
-                )
-        except BaseException:
-            if csv_spool:  # interrupted or failed: a partial CSV is no report (the store has the rows)
-                csv_spool.discard()
-            raise
-        elapsed = time.perf_counter() - started
-        if store:
-            store.finish_sweep(sweep_id, result.cases, result.resumed)
-        where = scheduler or f"{executor.workers} job(s)"
-    print_comparison(result, elapsed, where)
-    problems = report.write_reports(result, Path(json_path) if json_path else None,
-                                    Path(plot_path) if plot_path else None, csv_spool)
+        check_plot_available()
+    options = SolveOptions(
+        time_limit=time_limit, workers=workers, solver=solver,
+        encoding=encoding.value if encoding else None, dominance=dominance.value if dominance else None,
+    )
+    sweep = LayoutSweep(row_range, col_range, mine_range, names, options, jobs=jobs or available_cores(),
+                        scheduler=scheduler, store_path=store_path, resume=resume, csv_path=csv_path,
+                        keep_points=plot_path is not None)
+    with sweep, progress_bar(sweep.total, quiet) as advance:
+        result = sweep.run(advance)
+    print_comparison(result, sweep.elapsed, sweep.where)
+    problems = sweep.write_reports(result, json_path, plot_path)
     for problem in problems:
         typer.echo(f"cpsolve: {problem}", err=True)
     raise typer.Exit(EXIT_BAD_INPUT if problems else result.exit_code)
 
 
-def available_cores() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+def _backend_names(text: str) -> list[str]:
+    """The --backends list, each a registered backend.
 
-
-@contextmanager
-def open_store(path: str | None) -> Iterator[Any]:
-    """The results store at `path` (None: no store), closed however the sweep ends.
-
-    Every task's records are committed as they arrive, so closing after Ctrl-C or an error loses nothing that finished.
+    A built-in backend is checked by name, not imported: OR-Tools starts a thread when it is
+    imported, and a thread started before the sweep holds Ctrl-C takes Ctrl-C in the middle of a
+    solve (:mod:`cpsolve.sweep.interrupt`). The sweep imports it, with Ctrl-C held.
     """
-    if path is None:
-        yield None
-        return
-    from cpsolve.sweep.store import ResultStore
+    from cpsolve.layout import BACKENDS, backend_function
 
-    store = ResultStore(path)
-    try:
-        yield store
-    finally:
-        store.close()
-
-
-@contextmanager
-def open_executor(scheduler: str | None, jobs: int, cheap: bool = False) -> Iterator[Any]:
-    """What runs the tasks: the cluster at `scheduler`, or `jobs` local workers, or (jobs 1) this process.
-
-    One job runs here: a local cluster would add seconds of start-up and a process hop, and gain
-    nothing. Local workers are a Dask cluster, except for `cheap` work (cases of microseconds, the
-    greedy sweep): there the driver, not the workers, sets the pace, and a forked pool, which
-    inherits the imports and hands results straight back, measured 1.5 to 3 times faster.
-    """
-    from cpsolve.sweep.executors import DaskExecutor, InProcessExecutor, PoolExecutor
-
-    if scheduler:
-        executor = DaskExecutor(scheduler)
-    elif jobs == 1:
-        executor = InProcessExecutor()
-    else:
-        executor = PoolExecutor(jobs) if cheap else DaskExecutor(workers=jobs)
-    try:
-        yield executor
-    finally:
-        executor.close()
-
-
-@contextmanager
-def progress_bar(total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar over `total` cases on a terminal (not with --quiet); yields its advance function or None."""
-    if quiet or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    with Progress(TextColumn("cases"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True) as bar:
-        task = bar.add_task("cases", total=total)
-        yield lambda count: bar.advance(task, count)
-
-
-def print_comparison(result: Any, elapsed: float, where: str, rebuilt: bool = False) -> None:
-    """The summary table, the agreement line, and every disagreement, invalid board and undecided count."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
-    resumed = f" ({result.resumed} from the store)" if result.resumed else ""
-    title = f"{result.cases} cases from {where}" if rebuilt else f"{result.cases} cases{resumed} in {elapsed:.1f}s on {where}"
-    table = Table(title=title)
-    for heading in ("backend", "possible", "impossible", "unknown", "invalid", "total s", "median ms", "p95 ms", "worst ms"):
-        table.add_column(heading, justify="left" if heading == "backend" else "right")
-    for name, summary in result.summaries.items():
-        figures = summary.as_dict()
-        table.add_row(
-            name, str(figures["possible"]), str(figures["impossible"]), str(figures["unknown"]), str(figures["invalid"]),
-            f"{figures['seconds']:.2f}", f"{figures['median'] * 1000:.2f}", f"{figures['p95'] * 1000:.2f}",
-            f"{figures['worst'] * 1000:.1f}",
-        )
-    console.print(table)
-    if len(result.backends) > 1:
-        agreed = result.cases - len(result.disagreements)
-        console.print(f"agreement: {agreed}/{result.cases} cases" + ("" if result.disagreements else " (all)"))
-    for item in result.disagreements:
-        verdicts = ", ".join(f"{name}={verdict}" for name, verdict in item["verdicts"].items())
-        console.print(f"DISAGREE {item['rows']} {item['cols']} {item['mines']}: {verdicts}")
-    for item in result.invalid_boards:
-        console.print(f"INVALID BOARD {item['rows']} {item['cols']} {item['mines']} ({item['backend']}): {item['reason']}")
-    undecided = sum(summary.unknown for summary in result.summaries.values())
-    if undecided:
-        console.print(f"undecided: {undecided} case(s) hit the time limit")
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    for name in names:
+        if name in BACKENDS:
+            continue
+        try:
+            backend_function(name)  # a backend registered at run time (the tests' fakes), or unknown: nothing imported
+        except UsageError:
+            raise InputError(f"unknown backend {name!r} in --backends; choose from {', '.join(BACKENDS)}") from None
+    if not names:
+        raise InputError("--backends is empty")
+    return names

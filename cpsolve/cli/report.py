@@ -1,4 +1,8 @@
-"""``cpsolve report FILE.db``: a sweep's reports rebuilt from its results store, solving nothing."""
+"""``cpsolve report FILE.db``: a sweep's reports rebuilt from its results store, solving nothing.
+
+The store is opened read-only and checked before it is trusted (:mod:`cpsolve.sweep.store`): a
+file that is not a store, or a damaged one, is one line on stderr and exit 1, and is left as it was.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import typer
 
 from cpsolve.cli.app import app
 from cpsolve.cli.options import check_output_path
-from cpsolve.errors import EXIT_BAD_INPUT, InputError
+from cpsolve.errors import EXIT_BAD_INPUT
 
 __all__ = ["report"]
 
@@ -21,29 +25,19 @@ def report(
     plot_path: Annotated[Optional[str], typer.Option("--plot", help="Draw times and the impossible map to this PNG.")] = None,
 ) -> None:
     """Rebuild the last sweep's table and reports from a results store, without solving anything."""
-    from pathlib import Path
-
-    from cpsolve.cli.compare import print_comparison
+    from cpsolve.cli.tables import print_comparison
     from cpsolve.sweep import report as reports
-    from cpsolve.sweep.store import ResultStore
 
-    if not Path(store_path).is_file():
-        raise InputError(f"{store_path}: no such file")
     for path, option in ((json_path, "--json"), (csv_path, "--csv"), (plot_path, "--plot")):
         check_output_path(path, option)
     if plot_path:
         reports.check_plot_available()
-    csv_spool = reports.CsvSpool(Path(csv_path)) if csv_path else None
-    with ResultStore(store_path) as store:
-        result, sweep, missing = reports.comparison_from_store(
-            store, keep_points=plot_path is not None, on_case=csv_spool.add_case if csv_spool else None
-        )
-    state = "finished" if sweep["finished"] else "did not finish"
-    print_comparison(result, 0.0, f"the store ({sweep['started']}, {state})", rebuilt=True)
-    if missing:
-        typer.echo(f"cpsolve: {missing} of the sweep's cases are not in the store (run it again with --resume)", err=True)
-    problems = reports.write_reports(result, Path(json_path) if json_path else None,
-                                     Path(plot_path) if plot_path else None, csv_spool)
-    for problem in problems:
+    rebuilt = reports.rebuild_reports(store_path, json_path, csv_path, plot_path)
+    state = "finished" if rebuilt.sweep["finished"] else "did not finish"
+    print_comparison(rebuilt.comparison, 0.0, f"the store ({rebuilt.sweep['started']}, {state})", rebuilt=True)
+    if rebuilt.missing:
+        typer.echo(f"cpsolve: {rebuilt.missing} of the sweep's cases are not in the store (run it again with --resume)",
+                   err=True)
+    for problem in rebuilt.problems:
         typer.echo(f"cpsolve: {problem}", err=True)
-    raise typer.Exit(EXIT_BAD_INPUT if problems else result.exit_code)
+    raise typer.Exit(EXIT_BAD_INPUT if rebuilt.problems else rebuilt.comparison.exit_code)

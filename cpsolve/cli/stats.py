@@ -96,10 +96,11 @@ def stats(
 def _games_as_sweep(settings, games: int, jobs: int, scheduler: str | None, store_path: str | None,
                     resume: bool, quiet: bool) -> tuple[dict, int]:
     """The games as tasks of a sweep (here, on a local Dask cluster or a remote one), kept in the store if asked."""
-    from cpsolve.cli.compare import open_executor, open_store, progress_bar
-    from cpsolve.sweep.games import run_games
+    from cpsolve.cli.tables import progress_bar
     from cpsolve.sweep.interrupt import interrupts_between_solves
+    from cpsolve.sweep.session import run_game_sweep
 
-    with interrupts_between_solves(), open_store(store_path) as store, open_executor(scheduler, jobs) as executor:
-        with progress_bar(games, quiet) as advance:
-            return run_games(settings, games, executor, advance, store, resume)
+    # the progress bar's thread is started with Ctrl-C held, as the sweep holds it
+    with interrupts_between_solves(), progress_bar(games, quiet) as advance:
+        return run_game_sweep(settings, games, jobs=jobs, scheduler=scheduler, store_path=store_path, resume=resume,
+                              progress=advance)

@@ -145,6 +145,62 @@ class _Chunk:
     new: list[Record] = field(default_factory=list)
 
 
+class _CaseOrder:
+    """The chunks of a sweep, from their lookup in the store to the report, in case order.
+
+    Each chunk is planned as it is handed to the executor (with what the store holds of it), and
+    filled when its task finishes; the comparison and `on_case` are fed every case of the chunks
+    that are complete, in chunk order, whatever order the tasks finished in.
+    """
+
+    def __init__(self, comparison: Comparison, on_case: Callable[[list[Record]], None] | None):
+        self.comparison = comparison
+        self.on_case = on_case
+        self.order = {name: index for index, name in enumerate(comparison.backends)}
+        self.plans: dict[int, _Chunk] = {}
+        self.task_chunk: list[int] = []  # task index -> chunk index
+        self.emitted = 0
+
+    def plan(self, index: int, cases: list[Case], stored: dict[tuple, list[Record]], solving: bool) -> None:
+        """Chunk `index`: its cases, those the store holds, and whether a task solves the rest."""
+        self.plans[index] = _Chunk(cases, stored, waiting=solving)
+        if solving:
+            self.task_chunk.append(index)
+
+    def solved(self, task_index: int, records: list[Record]) -> None:
+        """A task finished: fill its chunk, and report every chunk now complete."""
+        plan = self.plans[self.task_chunk[task_index]]
+        plan.new, plan.waiting = records, False
+        self.emit_ready()
+
+    def emit_ready(self) -> None:
+        """Feed the comparison the complete chunks at the head of the order."""
+        while self.emitted in self.plans and not self.plans[self.emitted].waiting:
+            plan = self.plans.pop(self.emitted)
+            self.emitted += 1
+            fresh: dict[tuple, list[Record]] = {}
+            for record in plan.new:
+                fresh.setdefault(record.key, []).append(record)
+            for case in plan.cases:
+                records = plan.stored.get(case) or fresh.get(case)
+                if records is None:  # not in the store, and not solved (report mode)
+                    continue
+                # the store's rows come back in its own order: put them in the backends' order
+                records = sorted((r for r in records if r.backend in self.order), key=lambda record: self.order[record.backend])
+                self.comparison.add_case(records)
+                if self.on_case:
+                    self.on_case(records)
+
+
+def _stored_cases(store: ResultStore, settings: str, cases: list[Case], backends: list[str]) -> dict[tuple, list[Record]]:
+    """The cases of a chunk that the store holds for every backend, with their records."""
+    stored: dict[tuple, list[Record]] = {}
+    for records in store.fetch(settings, LAYOUT, [case_dict(case) for case in cases]).values():
+        if {record.backend for record in records} >= set(backends):
+            stored[records[0].key] = records
+    return stored
+
+
 def run_comparison(
     cases: Iterable[Case],
     backends: list[str],
@@ -175,61 +231,34 @@ def run_comparison(
 
     Returns:
         The comparison, lists in case order.
+
+    Raises:
+        StoreError: A record the store holds for these cases is not what cpsolve writes.
     """
     comparison = Comparison(list(backends), keep_points=keep_points)
     executor = executor or InProcessExecutor()
     settings = (settings_key or store.register_settings(LAYOUT, layout_settings(options))) if store else ""
-    order = {name: index for index, name in enumerate(backends)}
-    plans: dict[int, _Chunk] = {}
-    task_chunk: list[int] = []
-    emitted = 0
+    order = _CaseOrder(comparison, on_case)
 
     def tasks() -> Iterator[tuple]:
         # called lazily by the executor, in this thread: each chunk is looked up in the store
         # just before its task is submitted, so a million-case resume never loads the whole store
         for index, chunk in enumerate(chunks(cases, chunk_size(backends))):
-            stored: dict[tuple, list[Record]] = {}
-            if store and resume:
-                for records in store.fetch(settings, LAYOUT, [case_dict(case) for case in chunk]).values():
-                    if {record.backend for record in records} >= set(backends):
-                        stored[records[0].key] = records
-            todo = [case for case in chunk if case not in stored]
-            comparison.resumed += len(chunk) - len(todo)
-            if progress and len(todo) < len(chunk):
-                progress(len(chunk) - len(todo))
-            if not solve_missing:
-                todo = []
-            plans[index] = _Chunk(chunk, stored, waiting=bool(todo))
+            stored = _stored_cases(store, settings, chunk, backends) if store and resume else {}
+            comparison.resumed += len(stored)
+            if progress and stored:
+                progress(len(stored))
+            todo = [case for case in chunk if case not in stored] if solve_missing else []
+            order.plan(index, chunk, stored, solving=bool(todo))
             if todo:
-                task_chunk.append(index)
                 yield todo, list(backends), options
-
-    def emit_ready() -> None:
-        nonlocal emitted
-        while emitted in plans and not plans[emitted].waiting:
-            plan = plans.pop(emitted)
-            emitted += 1
-            fresh: dict[tuple, list[Record]] = {}
-            for record in plan.new:
-                fresh.setdefault(record.key, []).append(record)
-            for case in plan.cases:
-                records = plan.stored.get(case) or fresh.get(case)
-                if records is None:  # not in the store, and not solved (report mode)
-                    continue
-                # the store's rows come back in its own order: put them in the backends' order
-                records = sorted((r for r in records if r.backend in order), key=lambda record: order[record.backend])
-                comparison.add_case(records)
-                if on_case:
-                    on_case(records)
 
     for task_index, records in executor.run(solve_layout_chunk, tasks()):
         if store:
             store.add(settings, records)
-        plan = plans[task_chunk[task_index]]
-        plan.new, plan.waiting = records, False
         if progress:
             progress(len(records) // len(backends))
-        emit_ready()
-    emit_ready()
+        order.solved(task_index, records)
+    order.emit_ready()
     comparison.finish()
     return comparison

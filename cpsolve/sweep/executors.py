@@ -27,7 +27,9 @@ from typing import Any
 
 from cpsolve.errors import InputError
 
-__all__ = ["Executor", "InProcessExecutor", "PoolExecutor", "DaskExecutor", "CONNECT_TIMEOUT", "probe_address"]
+__all__ = [
+    "Executor", "InProcessExecutor", "PoolExecutor", "DaskExecutor", "CONNECT_TIMEOUT", "probe_address", "check_scheduler",
+]
 
 #: Seconds to wait for a scheduler address to answer before saying it does not.
 CONNECT_TIMEOUT = 4.0
@@ -85,24 +87,41 @@ class InProcessExecutor(Executor):
             yield index, function(*args)
 
 
-def _drop_half_built_client(error: BaseException) -> None:
-    """Stop a Client whose constructor failed from closing itself at exit (seconds, and a traceback).
+def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail within `timeout`, with one line, unless a Dask scheduler answers at `address`.
 
-    The half-built client is only reachable from the failed constructor's frame.
+    A plain socket cannot tell a scheduler from anything else that listens, and a synchronous
+    ``Client`` that fails half-way through connecting (something answered, but not Dask) is
+    left to close itself at exit: seconds, and a traceback. An asynchronous ``Client`` is
+    built before it connects, so this probe holds it and closes it whatever happens; and the
+    whole handshake is bounded (a listener that never answers would hold Dask's forever).
+
+    Raises:
+        InputError: Nothing answered in time, or what answered is not a Dask scheduler.
     """
+    import asyncio
+
     from dask.distributed import Client
 
-    trace = error.__traceback__
-    while trace is not None:
-        candidate = trace.tb_frame.f_locals.get("self")
-        if isinstance(candidate, Client):
+    async def probe() -> None:
+        client = Client(address, asynchronous=True, timeout=timeout, set_as_default=False)
+        try:
+            await asyncio.wait_for(client, timeout)
+        finally:
             try:
-                candidate.close(timeout=1)
-            except Exception:  # it never connected: nothing to close cleanly
+                await asyncio.wait_for(client.close(), timeout)
+            except Exception:  # it never connected: there is nothing left to close
                 pass
-            candidate._Client__loop = None  # its __del__ then does nothing
-            return
-        trace = trace.tb_next
+
+    try:
+        asyncio.run(probe())
+    except (asyncio.TimeoutError, TimeoutError):
+        raise InputError(f"--scheduler {address}: no Dask scheduler answered there within {timeout:g} s") from None
+    except OSError as error:  # refused, or closed on us
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"--scheduler {address}: no Dask scheduler answers there ({reason})") from None
+    except Exception:  # it answered, but not as a scheduler (Dask's own error then says nothing useful)
+        raise InputError(f"--scheduler {address}: what answers there is not a Dask scheduler") from None
 
 
 def _indexed_call(item: tuple[int, Callable[..., Any], tuple]) -> tuple[int, Any]:
@@ -151,31 +170,44 @@ class DaskExecutor(Executor):
         if address:
             probe_address(address, connect_timeout)
         try:
-            from dask.distributed import Client, LocalCluster
+            import dask.distributed  # noqa: F401
         except ImportError:
             raise InputError("running on Dask needs dask.distributed: pip install 'dask[distributed]'") from None
         self._cluster = None
         self._client = None
-        if address:
-            try:
-                self._client = Client(address, timeout=connect_timeout, set_as_default=False)
-            except Exception as error:  # timed out, or not a scheduler: all one line for the user
-                _drop_half_built_client(error)
-                detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-                raise InputError(
-                    f"--scheduler {address}: no Dask scheduler answered there within {connect_timeout:g} s ({detail})"
-                ) from None
-        else:
-            self._cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",  # any free port: other sweeps on this machine may hold :8787
-                silence_logs=logging.ERROR,
-            )
-            self._client = Client(self._cluster, set_as_default=False)
-        threads = sum(self._client.nthreads().values())
-        self.workers = max(1, threads)
+        try:
+            self._start(address, workers, connect_timeout)
+        except BaseException:  # a Ctrl-C held back until the start-up was over, or a failure: stop what started
+            self.close()
+            raise
+
+    def _start(self, address: str | None, workers: int, connect_timeout: float) -> None:
+        from dask.distributed import Client, LocalCluster
+
+        from cpsolve.sweep.interrupt import children_ignore_interrupts, interrupts_deferred
+
+        # Dask turns a Ctrl-C in the middle of its start-up into errors of its own: take it after
+        with interrupts_deferred():
+            if address:
+                check_scheduler(address, connect_timeout)
+                try:
+                    self._client = Client(address, timeout=connect_timeout, set_as_default=False)
+                except OSError as error:  # it went away since the probe (Dask closes such a client itself)
+                    raise InputError(f"--scheduler {address}: the Dask scheduler stopped answering ({error})") from None
+            else:
+                from cpsolve.sweep.dask_worker import OwnSession
+
+                with children_ignore_interrupts():  # until OwnSession takes them out of the terminal's reach
+                    self._cluster = LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",  # any free port: other sweeps on this machine may hold :8787
+                        silence_logs=logging.ERROR,
+                        plugins=[OwnSession()],  # Ctrl-C is the driver's to handle, not the workers'
+                    )
+                self._client = Client(self._cluster, set_as_default=False)
+        self.workers = max(1, sum(self._client.nthreads().values()))
 
     @property
     def client(self) -> Any:

@@ -44,6 +44,9 @@ def run_games(
 
     Returns:
         The summary of :func:`cpsolve.generate.summarise_records`, and how many games came from the store.
+
+    Raises:
+        StoreError: A game the store holds is not what :func:`cpsolve.sweep.tasks.play_games` writes.
     """
     from cpsolve.generate import summarise_records
 
@@ -58,7 +61,7 @@ def run_games(
             stored = store.fetch(key, GAME, [{"index": index} for index in indices]) if store and resume else {}
             todo = [index for index in indices if case_key({"index": index}) not in stored]
             for found in stored.values():
-                records.extend(record for record in found if record.backend == settings.player)
+                records.extend(_checked(store, record) for record in found if record.backend == settings.player)
             resumed += len(indices) - len(todo)
             if progress and len(todo) < len(indices):
                 progress(len(indices) - len(todo))
@@ -73,3 +76,11 @@ def run_games(
             progress(len(played))
     records.sort(key=lambda record: record.case["index"])
     return summarise_records(settings, records), resumed
+
+
+def _checked(store: ResultStore, record: Record) -> Record:
+    """A stored game's record, once its answer is known to be what :func:`cpsolve.sweep.tasks.play_games` writes."""
+    answer = record.answer
+    if not (isinstance(answer, dict) and type(answer.get("won")) is bool and type(answer.get("3bv")) is int):
+        raise store.damaged(f"records row game {record.case['index']}: the answer is not a game's")
+    return record

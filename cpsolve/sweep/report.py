@@ -4,7 +4,8 @@ A report that cannot be written never costs the sweep its results: the CSV is sp
 in the system's temporary folder while the sweep runs and moved into place at the end, and when
 any report cannot be written where asked, it is written to (or left in) that temporary folder
 as ``cpsolve-<report>-<pid>.<ext>`` and :func:`write_reports` returns one line saying so. With a
-store, ``cpsolve report FILE.db`` rebuilds any report later.
+store, ``cpsolve report FILE.db`` rebuilds any report later (:func:`rebuild_reports`), reading the
+store without writing it, and checking every row it uses.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ import os
 import shutil
 import statistics
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from cpsolve.errors import InputError
 from cpsolve.outcome import Record, Status
-from cpsolve.sweep.cases import iter_cases
+from cpsolve.sweep.cases import count_cases, iter_cases
 from cpsolve.sweep.compare import Comparison, run_comparison
 from cpsolve.sweep.store import ResultStore
 from cpsolve.sweep.tasks import LAYOUT
@@ -33,9 +35,17 @@ __all__ = [
     "write_plot",
     "write_reports",
     "comparison_from_store",
+    "Rebuilt",
+    "rebuild_reports",
+    "PLOT_HINT",
 ]
 
 CSV_HEADER = ["rows", "cols", "mines", "backend", "verdict", "seconds"]
+#: What to install for --plot: right for an install from PyPI or a wheel, and for a checkout.
+PLOT_HINT = ("--plot needs matplotlib, the optional extra 'plot': pip install 'cpsolve[plot]'"
+             " (in a checkout: pip install -e '.[plot]')")
+#: Range pairs (R, C) a store's sweep may span: far beyond any sweep run, small enough to count its cases at once.
+_MAX_PAIRS = 1_000_000
 
 
 class CsvSpool:
@@ -97,7 +107,7 @@ def check_plot_available() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise InputError("--plot needs matplotlib: pip install 'cpsolve[plot]'") from None
+        raise InputError(PLOT_HINT) from None
 
 
 def write_reports(comparison: Comparison, json_path: Path | None, plot_path: Path | None,
@@ -136,32 +146,101 @@ def comparison_from_store(store: ResultStore, keep_points: bool = False,
     """Rebuild the last layout sweep's comparison from a store, solving nothing.
 
     It runs the sweep's own code over the same cases with every case taken from the store, so the
-    report is the sweep's own: same cases, same order, same figures.
+    report is the sweep's own: same cases, same order, same figures. The settings are only the
+    records' key here: nothing is solved, so their values are not needed.
 
     Returns:
         The comparison, the sweep's row of the ``sweeps`` table, and how many of its cases the store lacks.
 
     Raises:
         InputError: The store holds no layout sweep.
+        StoreError: The sweep's row, or a record it uses, is not what cpsolve writes.
     """
+    from cpsolve.layout import SolveOptions
+
     sweep = store.last_sweep(LAYOUT)
     if sweep is None:
         raise InputError(f"{store.path}: no compare sweep in this store")
-    spec = sweep["spec"]
-    rows, cols = tuple(spec["rows"]), tuple(spec["cols"])
-    mines = tuple(spec["mines"]) if spec["mines"] else None
-    settings = store.settings(sweep["settings"])
-    from cpsolve.layout import SolveOptions
-
-    options = SolveOptions(**{name: value for name, value in settings.items() if name in SolveOptions.__dataclass_fields__})
-    total = spec.get("total") or sum(1 for _ in iter_cases(rows, cols, mines))
+    rows, cols, mines, backends, total = _layout_spec(store, sweep)
     comparison = run_comparison(
-        iter_cases(rows, cols, mines), spec["backends"], options, keep_points=keep_points, on_case=on_case,
+        iter_cases(rows, cols, mines), backends, SolveOptions(), keep_points=keep_points, on_case=on_case,
         store=store, resume=True, solve_missing=False, settings_key=sweep["settings"],
     )
+    if comparison.cases > total:
+        raise store.damaged(f"sweeps row {sweep['id']}: total {total} is less than the {comparison.cases} cases stored")
     # the report repeats what the sweep itself said it resumed, not "everything"
     comparison.resumed = sweep["resumed"] if sweep["resumed"] is not None else comparison.resumed
     return comparison, sweep, total - comparison.cases
+
+
+def _layout_spec(store: ResultStore, sweep: dict[str, Any]) -> tuple[tuple, tuple, tuple | None, list[str], int]:
+    """The ranges, backends and case count of a sweep's spec, checked as ``compare`` writes them."""
+    spec, where = sweep["spec"], f"sweeps row {sweep['id']}"
+
+    def span(name: str, low: int) -> tuple[int, int]:
+        value = spec.get(name)
+        if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
+                and low <= value[0] <= value[1]):
+            raise store.damaged(f"{where}: {name} is not a range")
+        return value[0], value[1]
+
+    for name in ("rows", "cols", "mines", "backends"):
+        if name not in spec:
+            raise store.damaged(f"{where}: the spec has no {name}")
+    rows, cols = span("rows", 1), span("cols", 1)
+    mines = None if spec["mines"] is None else span("mines", 0)
+    backends = spec["backends"]
+    if not (isinstance(backends, list) and backends and all(isinstance(name, str) and name for name in backends)
+            and len(set(backends)) == len(backends)):
+        raise store.damaged(f"{where}: backends is not a list of names")
+    if (rows[1] - rows[0] + 1) * (cols[1] - cols[0] + 1) > _MAX_PAIRS:
+        raise store.damaged(f"{where}: ranges larger than any sweep")
+    total = spec["total"] if "total" in spec else count_cases(rows, cols, mines)
+    if type(total) is not int or total < 0:
+        raise store.damaged(f"{where}: total is not a count")
+    return rows, cols, mines, backends, total
+
+
+@dataclass
+class Rebuilt:
+    """A sweep's reports rebuilt from its store.
+
+    Attributes:
+        comparison: The sweep's comparison, as the sweep itself made it.
+        sweep: The sweep's row of the ``sweeps`` table (``started``, ``finished``, ...).
+        missing: How many of the sweep's cases the store lacks (a sweep that was stopped).
+        problems: One line per report that could not be written where asked.
+    """
+
+    comparison: Comparison
+    sweep: dict
+    missing: int
+    problems: list[str]
+
+
+def rebuild_reports(store_path: str | Path, json_path: str | Path | None = None, csv_path: str | Path | None = None,
+                    plot_path: str | Path | None = None) -> Rebuilt:
+    """Rebuild the last compare sweep's reports from its store (opened read-only), solving nothing.
+
+    Raises:
+        StoreError: The file is not a store this cpsolve reads, or is damaged: nothing is written
+            then, and no CSV is left in the temporary folder.
+        InputError: The store holds no compare sweep.
+    """
+    csv_spool = None
+    with ResultStore(store_path, read_only=True) as store:
+        try:
+            csv_spool = CsvSpool(Path(csv_path)) if csv_path else None
+            comparison, sweep, missing = comparison_from_store(
+                store, keep_points=plot_path is not None, on_case=csv_spool.add_case if csv_spool else None
+            )
+        except BaseException:
+            if csv_spool is not None:
+                csv_spool.discard()
+            raise
+    problems = write_reports(comparison, Path(json_path) if json_path else None,
+                             Path(plot_path) if plot_path else None, csv_spool)
+    return Rebuilt(comparison, sweep, missing, problems)
 
 
 def write_plot(comparison: Comparison, path: Path) -> None:
@@ -176,7 +255,7 @@ def write_plot(comparison: Comparison, path: Path) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise InputError("--plot needs matplotlib: pip install 'cpsolve[plot]'") from None
+        raise InputError(PLOT_HINT) from None
     import numpy as np
 
     figure, (times_axis, map_axis) = plt.subplots(1, 2, figsize=(13, 5))
