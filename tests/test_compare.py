@@ -97,3 +97,14 @@ def test_a_wrong_board_is_never_returned():
     register_backend("liar", _liar)
     with pytest.raises(WrongBoardError, match="safe cells stay covered|mines"):
         solve(LayoutProblem(3, 3, 0), "liar")
+
+
+def test_the_backend_check_imports_no_solver():
+    """OR-Tools starts a thread when imported; one started before the sweep holds Ctrl-C could take Ctrl-C mid-solve."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from cpsolve.cli.compare import _backend_names; print(_backend_names('greedy, cp,minizinc'));"
+            " print(sorted({name.split('.')[0] for name in sys.modules} & {'ortools', 'minizinc'}))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.splitlines() == ["['greedy', 'cp', 'minizinc']", "[]"], result.stderr

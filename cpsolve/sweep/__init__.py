@@ -10,8 +10,7 @@ Modules:
     games:     win-rate studies (random games by index) as sweeps.
     session:   a sweep from start to finish (store, executor, resume, reports): what the commands call.
     interrupt: Ctrl-C between solves, never inside one.
-    dask_worker: the worker plugin that keeps a local cluster's workers out of the terminal's Ctrl-C.
 
 Dask is imported only by :class:`cpsolve.sweep.executors.DaskExecutor` (and the worker plugin it
-loads), matplotlib only by the plot.
+loads, ``_dask_worker``), matplotlib only by the plot.
 """

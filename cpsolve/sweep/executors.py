@@ -195,7 +195,7 @@ class DaskExecutor(Executor):
                 except OSError as error:  # it went away since the probe (Dask closes such a client itself)
                     raise InputError(f"--scheduler {address}: the Dask scheduler stopped answering ({error})") from None
             else:
-                from cpsolve.sweep.dask_worker import OwnSession
+                from cpsolve.sweep._dask_worker import OwnSession
 
                 with children_ignore_interrupts():  # until OwnSession takes them out of the terminal's reach
                     self._cluster = LocalCluster(

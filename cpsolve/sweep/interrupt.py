@@ -3,8 +3,8 @@
 OR-Tools' CP-SAT catches SIGINT while it searches: the search stops and the case comes back
 UNKNOWN, which a store would keep as if the time limit had run out; and after a solve it leaves
 SIGINT at the system default, so a later Ctrl-C kills the process outright. Inside
-:func:`interrupts_between_solves`, SIGINT is blocked in every thread (threads and worker
-processes started inside inherit the mask), and a watcher thread takes it with ``sigtimedwait``
+:func:`interrupts_between_solves`, SIGINT is blocked in every thread (threads started inside
+inherit the mask), and a watcher thread takes it with ``sigtimedwait``
 and raises KeyboardInterrupt in the main thread, which Python delivers as soon as the running
 solve returns. A second Ctrl-C exits at once (the store's transactions make that safe).
 
@@ -13,12 +13,16 @@ command can hold Ctrl-C around its progress bar and the sweep it calls holds it 
 started inside (a progress bar's, a Dask client's) inherit the mask, which is why the progress
 bar is started inside.
 
-Two helpers cover the seconds a local Dask cluster takes to start (:class:`DaskExecutor`):
-:func:`interrupts_deferred` holds a Ctrl-C back until the start-up is over (Dask turns an
-interrupt in the middle of it into errors of its own), and :func:`children_ignore_interrupts`
-starts the worker processes with Ctrl-C ignored, until they leave the terminal's session
-(:mod:`cpsolve.sweep.dask_worker`): a terminal sends Ctrl-C to every process of its foreground
-group, workers included.
+Two helpers cover the seconds a local Dask cluster takes to start, in
+:class:`cpsolve.sweep.executors.DaskExecutor`: :func:`interrupts_deferred` holds a Ctrl-C back
+until the start-up is over (Dask turns an interrupt in the middle of it into errors of its own),
+and :func:`children_ignore_interrupts` starts the worker processes with Ctrl-C ignored, until
+they leave the terminal's session (``cpsolve.sweep._dask_worker``): a terminal sends Ctrl-C to
+every process of its foreground group, workers included.
+
+Threads started before Ctrl-C is held keep it unblocked, and the system may hand it to one of
+them: OR-Tools starts one when it is imported, so a sweep imports OR-Tools only inside (``compare``
+checks the built-in backend names without importing them).
 """
 
 from __future__ import annotations

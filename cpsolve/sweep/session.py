@@ -102,7 +102,8 @@ class LayoutSweep:
     the CSV spool when the sweep did not finish. :meth:`write_reports` then writes the reports.
 
     Args:
-        rows, cols: Inclusive ranges.
+        rows: Inclusive range of row counts.
+        cols: Inclusive range of column counts.
         mines: Inclusive range, or None for every 0 <= M < R*C.
         backends: Backend names, run on every case.
         options: Solve options; ``workers=None`` is fitted to the executor (:func:`fit_workers`).

@@ -22,7 +22,7 @@ A store is data users keep for days, so it is checked before it is trusted:
   ``immutable`` so SQLite does not even leave its side files beside it.
 - A damaged store (a page SQLite cannot read, a row that is not what cpsolve writes: bad JSON,
   a missing key, an unknown status) is refused with one line saying what is wrong, at the
-  first read that meets it. :meth:`ResultStore.__init__` runs SQLite's ``quick_check`` first.
+  first read that meets it. Opening a :class:`ResultStore` runs SQLite's ``quick_check`` first.
 - ``read_only=True`` (``cpsolve report``) opens the database with ``mode=ro``: reading a store
   never writes it.
 
