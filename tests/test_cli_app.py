@@ -34,3 +34,16 @@ def test_a_command_imports_only_what_it_needs():
     assert "cpsolve.cli.layout" in loaded
     for heavy in ("cpsolve.cli.puzzle", "cpsolve.cli.compare", "cpsolve.deduce", "ortools", "dask", "networkx"):
         assert heavy not in loaded, heavy
+
+
+def test_an_error_caused_by_ctrl_c_is_an_interruption(runner, monkeypatch):
+    """Ctrl-C during an import surfaces as the import's error (OR-Tools: "initialization failed")."""
+    def interrupted_import(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as error:
+            raise ImportError("initialization failed") from error
+
+    monkeypatch.setattr("cpsolve.layout.solve", interrupted_import)
+    result = runner.invoke(app, ["layout", "3", "3", "1"])
+    assert result.exit_code == 130 and result.stderr == "cpsolve: interrupted\n"

@@ -92,6 +92,24 @@ class _ReportingGroup(TyperGroup):
             raise fail(f"{where}{error.strerror or error}", EXIT_BAD_INPUT) from None
         except KeyboardInterrupt:
             raise fail("interrupted", EXIT_INTERRUPTED) from None
+        except Exception as error:
+            # Ctrl-C while a module was being imported surfaces as that import's own error (OR-Tools
+            # raises "initialization failed"): still an interruption, not a bug
+            if _interrupted(error):
+                raise fail("interrupted", EXIT_INTERRUPTED) from None
+            raise
+
+
+def _interrupted(error: BaseException) -> bool:
+    """Whether a KeyboardInterrupt lies in the chain of causes of `error`."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _load_command(name: str) -> Any:
