@@ -37,6 +37,9 @@ IMPOSSIBLE = "Impossible"
 #: The line of a case whose time limit ran out (never a verdict).
 UNKNOWN = "Unknown"
 _HEADER = "Case #"
+#: The longest line of a layout input: ``R C M`` within MAX_CELLS takes under 30 characters, so
+#: this leaves room for any spacing and stops a file without newlines from being read whole.
+MAX_CASE_LINE = 1000
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def read_layout_cases(path: str) -> Iterator[LayoutCase]:
     expected: int | None = None
     count = 0
     last_line = 0
-    for number, text in read_lines(path):
+    for number, text in read_lines(path, max_length=MAX_CASE_LINE):
         last_line = number
         fields = text.split()
         if not fields:

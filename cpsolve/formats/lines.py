@@ -25,7 +25,7 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
-def read_lines(path: str) -> Iterator[tuple[int, str]]:
+def read_lines(path: str, max_length: int | None = None) -> Iterator[tuple[int, str]]:
     """Yield (line number, text) for each line of a text file, ``-`` meaning stdin.
 
     Line endings (LF or CRLF) are removed. A missing, unreadable, empty or binary file, or a
@@ -34,6 +34,9 @@ def read_lines(path: str) -> Iterator[tuple[int, str]]:
 
     Args:
         path: File path, or ``-`` for standard input.
+        max_length: The longest line (in bytes, ending excluded) a format allows; a longer one
+            raises InputError after reading at most that many bytes of it, so input without
+            newlines is never read whole. None: no bound.
 
     Yields:
         1-based line numbers and the decoded line without its ending.
@@ -54,7 +57,11 @@ def read_lines(path: str) -> Iterator[tuple[int, str]]:
             raise InputError(f"cannot read: {error.strerror}", name) from None
     try:
         any_text = False
-        for number, raw in enumerate(stream, start=1):
+        # readline(limit) stops after `limit` bytes: a line that long without its ending is too long
+        raws = stream if max_length is None else iter(lambda: stream.readline(max_length + 2), b"")  # +2: CRLF
+        for number, raw in enumerate(raws, start=1):
+            if max_length is not None and len(raw.rstrip(b"\r\n")) > max_length:
+                raise InputError(f"line longer than {max_length} characters", name, number)
             if b"\0" in raw:
                 raise InputError("binary data (NUL byte), expected text", name, number)
             try:

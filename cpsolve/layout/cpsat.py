@@ -90,6 +90,8 @@ DOMINANCES = tuple(dominance.value for dominance in Dominance)
 #: Defaults chosen by benchmarks/cp_layout.py (figures in the README).
 DEFAULT_ENCODING = "levels"
 DEFAULT_DOMINANCE = "staircase"
+#: Grow the zero cells outward from a pinned click in the search (see _add_growing_search).
+GROW_SEARCH = True
 #: Search workers by dominance level: the staircase model is solved by presolve and one
 #: search thread; the open models gain from CP-SAT's portfolio even on two cores.
 DEFAULT_WORKERS = {"none": 8, "symmetry": 8, "corner": 8, "staircase": 1}
@@ -126,7 +128,7 @@ def build_model(
     reasoning: Reasoning | None = None,
     deadline: float | None = None,
 ) -> OneClickModel:
-    """Build the CP-SAT model of a layout problem.
+    """Build the CP-SAT model of a layout problem, step by step (module docstring).
 
     Args:
         problem: The problem (plain rectangle, pinned click or template).
@@ -135,7 +137,8 @@ def build_model(
         dominance: One of DOMINANCES but ``staircase`` (solved by row lengths, :func:`_solve_rows`).
         reasoning: The graph reasoning's bounds (:mod:`cpsolve.layout.reasoning`), added as
             redundant constraints: no zero cell or click outside its regions, a mine outside their
-            closed neighbourhoods, and levels at least the distance from a pinned click.
+            closed neighbourhoods, levels at least the distance from a pinned click; and the
+            search order grows the zero cells outward from a pinned click.
         deadline: A ``time.perf_counter()`` value; building stops there (a large model takes
             seconds to build in Python, and a time limit covers that too).
 
@@ -148,51 +151,18 @@ def build_model(
     if encoding not in ENCODINGS:
         raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     _check_dominance(problem, dominance)
-    if reasoning is not None:
-        graph = reasoning.graph
-    else:
-        graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
-    cells = sorted(graph.nodes)
-    neighbours = {cell: sorted(graph.neighbors(cell)) for cell in cells}
-    safe_count = len(cells) - problem.mines
-
     if dominance == "staircase":
         raise ValueError("the staircase model has one integer per row, not these booleans: see _solve_rows")
-
-    model = cp_model.CpModel()
-    mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in cells}
-    click = {(r, c): model.new_bool_var(f"click_{r}_{c}") for r, c in cells}
-    zero = {(r, c): model.new_bool_var(f"zero_{r}_{c}") for r, c in cells}
-    built = OneClickModel(model, graph, cells, neighbours, mine, zero, click, safe_count)
-
-    model.add(sum(mine.values()) == problem.mines)
-    model.add_exactly_one(click.values())
-    for cell in cells:
-        model.add_implication(click[cell], ~mine[cell])
-    _add_fixed_cells(built, problem)
-
-    for cell in _until(cells, deadline):
-        closed = [cell, *neighbours[cell]]
-        # zero <=> no mine in the closed neighbourhood
-        for other in closed:
-            model.add_implication(zero[cell], ~mine[other])
-        model.add_bool_or([zero[cell], *(mine[other] for other in closed)])
-
-    if safe_count == 1:
+    built = _add_variables(problem, reasoning)
+    _add_count(built, problem)
+    _add_zero_definition(built, deadline)
+    if built.safe_count == 1:
         return built  # the lone safe cell is the click and wins by itself
-
-    for cell in _until(cells, deadline):
-        model.add_implication(click[cell], zero[cell])
-        # coverage: a safe cell is a zero cell or touches one
-        model.add_bool_or([mine[cell], zero[cell], *(zero[other] for other in neighbours[cell])])
-        # redundant: a zero cell other than the click has a zero neighbour on its path
-        model.add_bool_or([~zero[cell], click[cell], *(zero[other] for other in neighbours[cell])])
-    model.add(sum(zero.values()) <= safe_count)
-
+    _add_coverage(built, deadline)
     _add_dominance(built, problem, dominance)
-    if reasoning is not None and reasoning.regions:
+    if reasoning is not None:
         _add_reasoning_bounds(built, reasoning)
-    _add_reading_order_search(built, problem.pinned_click)
+    _add_search(built, problem, reasoning)
     if encoding == "levels":
         _add_levels(built, reasoning.distance if reasoning is not None else None, deadline)
     elif encoding == "flow":
@@ -210,6 +180,101 @@ def _until(cells: list[Cell], deadline: float | None):
         if deadline is not None and index % 64 == 0 and time.perf_counter() > deadline:
             raise OutOfTime
         yield cell
+
+
+def _add_variables(problem: LayoutProblem, reasoning: Reasoning | None) -> OneClickModel:
+    """The cell graph, and mine, zero and click per existing cell."""
+    if reasoning is not None:
+        graph = reasoning.graph
+    else:
+        graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
+    cells = sorted(graph.nodes)
+    neighbours = {cell: sorted(graph.neighbors(cell)) for cell in cells}
+    model = cp_model.CpModel()
+    mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in cells}
+    click = {(r, c): model.new_bool_var(f"click_{r}_{c}") for r, c in cells}
+    zero = {(r, c): model.new_bool_var(f"zero_{r}_{c}") for r, c in cells}
+    return OneClickModel(model, graph, cells, neighbours, mine, zero, click, len(cells) - problem.mines)
+
+
+def _add_count(built: OneClickModel, problem: LayoutProblem) -> None:
+    """M mines, exactly one click on a safe cell, and the template's fixed cells."""
+    model = built.model
+    model.add(sum(built.mine.values()) == problem.mines)
+    model.add_exactly_one(built.click.values())
+    for cell in built.cells:
+        model.add_implication(built.click[cell], ~built.mine[cell])
+    _add_fixed_cells(built, problem)
+
+
+def _add_zero_definition(built: OneClickModel, deadline: float | None) -> None:
+    """zero[v] exactly when no cell of N[v] holds a mine."""
+    model, zero, mine = built.model, built.zero, built.mine
+    for cell in _until(built.cells, deadline):
+        closed = [cell, *built.neighbours[cell]]
+        for other in closed:
+            model.add_implication(zero[cell], ~mine[other])
+        model.add_bool_or([zero[cell], *(mine[other] for other in closed)])
+
+
+def _add_coverage(built: OneClickModel, deadline: float | None) -> None:
+    """The click is zero; every safe cell is zero or touches one; and the redundant zero bounds."""
+    model, zero, mine, click = built.model, built.zero, built.mine, built.click
+    for cell in _until(built.cells, deadline):
+        model.add_implication(click[cell], zero[cell])
+        # coverage: a safe cell is a zero cell or touches one
+        model.add_bool_or([mine[cell], zero[cell], *(zero[other] for other in built.neighbours[cell])])
+        # redundant: a zero cell other than the click has a zero neighbour on its path
+        model.add_bool_or([~zero[cell], click[cell], *(zero[other] for other in built.neighbours[cell])])
+    model.add(sum(zero.values()) <= built.safe_count)
+
+
+def _add_search(built: OneClickModel, problem: LayoutProblem, reasoning: Reasoning | None) -> None:
+    """The search strategy: grow zero cells from a pinned click when the reasoning gives distances, else reading order."""
+    if reasoning is not None and reasoning.distance is not None and GROW_SEARCH:
+        _add_growing_search(built, reasoning)
+    else:
+        _add_reading_order_search(built, problem.pinned_click)
+
+
+def _add_growing_search(built: OneClickModel, reasoning: Reasoning) -> None:
+    """Make cells zero outward from the pinned click: first a shortest path to each fixed safe cell, then by distance.
+
+    A worker following it grows one connected zero region, as :mod:`cpsolve.layout.grow` does, and
+    lets propagation on the mine count stop the growth at exactly N safe cells.
+    """
+    distance = reasoning.distance
+    order: list[Cell] = []
+    seen: set[Cell] = set()
+    for target in sorted(reasoning.fixed_safe, key=lambda cell: (_reach_distance(reasoning, cell), cell)):
+        for cell in _shortest_path_to(reasoning, target):
+            if cell not in seen:
+                seen.add(cell)
+                order.append(cell)
+    order += sorted((cell for cell in distance if cell not in seen), key=lambda cell: (distance[cell], cell))
+    model = built.model
+    model.add_decision_strategy([built.zero[cell] for cell in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+    model.add_decision_strategy([built.mine[cell] for cell in built.cells], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+
+
+def _reach_distance(reasoning: Reasoning, target: Cell) -> int:
+    """The distance from the click to the nearest cell that could make `target` safe (a zero neighbour)."""
+    distance = reasoning.distance or {}
+    return min((distance[other] for other in reasoning.closed[target] if other in distance), default=len(reasoning.cells))
+
+
+def _shortest_path_to(reasoning: Reasoning, target: Cell) -> list[Cell]:
+    """Cells of a shortest path of allowed cells from the click to a zero neighbour of `target`, click first."""
+    distance = reasoning.distance or {}
+    candidates = [other for other in reasoning.closed[target] if other in distance]
+    if not candidates:
+        return []
+    cell = min(candidates, key=lambda other: (distance[other], other))
+    path = [cell]
+    while distance[cell] > 0:
+        cell = min((other for other in reasoning.closed[cell] if distance.get(other) == distance[cell] - 1))
+        path.append(cell)
+    return path[::-1]
 
 
 def _add_reading_order_search(built: OneClickModel, anchor: Cell | None) -> None:
@@ -574,6 +639,8 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         reasoning = None
         if dominance == "none" and options.phases:
             result, reasoning = _graph_phases(problem, options, deadline, stats)
+        elif dominance == "none":
+            reasoning = reason(problem)  # its bounds only, as constraints: the model gives the verdict
         if result is None and time.perf_counter() >= deadline:
             result = LayoutResult(Status.UNKNOWN)
         if result is None:

@@ -1,8 +1,13 @@
 """Graph reasoning before the CP-SAT model: bounds that prove Impossible, and an exhaustive small search.
 
 Write S for the safe cells of a winning board, Z for its zero cells (no mine in the closed
-neighbourhood N[v]) and N = |S| > 1. Then (``shared/DESIGN.md``): Z is king-connected, holds
-the click, and N[Z] = S. Everything here rests on that fact and on the template alone.
+neighbourhood N[v]) and N = |S| > 1. Then Z is king-connected, holds the click, and N[Z] = S.
+Why: a click reveals its own cell and, when that cell is zero, floods on through zero cells,
+revealing each one's neighbours; so it reveals N[Z'] for the king-connected component Z' of Z
+holding the click (just the click when it is not zero). With N > 1 a non-zero click reveals one
+cell, so the click is zero; revealing all of S means S = N[Z'], and any zero cell is then in S,
+so in Z' or next to a cell of Z', hence in Z' itself: Z' = Z. Conversely, a connected Z holding
+the click with N[Z] = S reveals S. Everything here rests on that fact and on the template alone.
 
 The Impossible argument of :func:`reason` (N > 1). Call a cell *allowed* when no fixed mine lies
 in its closed neighbourhood; a zero cell has no mine at all there, so Z is a connected set of
