@@ -64,7 +64,8 @@ class Reasoning:
         closed: Each cell's closed neighbourhood N[v] (the cell first).
         safe_count: N, the number of safe cells.
         fixed_mines: Cells the template fixes as mines.
-        fixed_safe: Cells that must be safe: template ``.`` and ``c``, and the pinned click.
+        fixed_safe: Cells that must be safe: template ``.`` and ``c``, the pinned click, and the
+            cells the separator rule of :mod:`cpsolve.layout.bounds` forces safe.
         click: The pinned click, or None.
         impossible: Why no board exists, when the reasoning proves it; None otherwise.
         regions: For N > 1, the components of allowed cells that can still hold the zero cells.
@@ -73,6 +74,8 @@ class Reasoning:
         distance: For a pinned click, each cell of its region's distance from it through
             allowed cells: a lower bound on a zero cell's level.
         board: For N = 1, the board the reasoning built.
+        forced: The cells of fixed_safe that the separator rule added.
+        lower: The layer and moat rules' lower bound on N (:mod:`cpsolve.layout.bounds`).
     """
 
     problem: LayoutProblem
@@ -89,6 +92,8 @@ class Reasoning:
     safe_ok: frozenset[Cell] = frozenset()
     distance: dict[Cell, int] | None = None
     board: Board | None = None
+    forced: frozenset[Cell] = frozenset()
+    lower: int = 0
 
     @property
     def decided(self) -> bool:
@@ -106,11 +111,16 @@ def board_from_zero_set(problem: LayoutProblem, reasoning: Reasoning, zero: set[
     return Board(mines=mines, click=click, present=present if problem.template is not None else None)
 
 
-def reason(problem: LayoutProblem) -> Reasoning:
+def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
     """Graph reasoning on a problem: Impossible by the bounds in the module docstring, or the regions.
+
+    Then the rules of :mod:`cpsolve.layout.bounds` (separators force cells safe; layer and moat
+    bounds on N) may prove Impossible too, or add forced safe cells.
 
     Args:
         problem: Any layout problem.
+        deadline: A ``time.perf_counter()`` value after which the separator rule stops early
+            (what it found by then still holds).
 
     Returns:
         The reasoning; ``impossible`` says why when no board exists, ``board`` holds one for N = 1.
@@ -170,7 +180,26 @@ def reason(problem: LayoutProblem) -> Reasoning:
     reasoning.safe_ok = frozenset(other for cell in reasoning.zero_ok for other in closed[cell])
     if click is not None:
         reasoning.distance = _distances(click, regions[0], closed)
+    _apply_bounds(reasoning, deadline)
     return reasoning
+
+
+def _apply_bounds(reasoning: Reasoning, deadline: float | None) -> None:
+    """The separator, layer and moat rules (:mod:`cpsolve.layout.bounds`), on one region only.
+
+    With several regions (a free click), Z lies in one of them but the rules assume one, so they
+    run only when there is a single region.
+    """
+    from cpsolve.layout.bounds import check_bounds
+
+    if len(reasoning.regions) != 1:
+        return
+    bounds = check_bounds(reasoning, deadline)
+    # kept even with a proof: a model built from this reasoning states the same facts
+    reasoning.forced = bounds.forced
+    reasoning.fixed_safe = reasoning.fixed_safe | bounds.forced
+    reasoning.lower = bounds.lower
+    reasoning.impossible = bounds.impossible
 
 
 def _distances(source: Cell, inside: frozenset[Cell] | set[Cell], closed: dict[Cell, tuple[Cell, ...]]) -> dict[Cell, int]:

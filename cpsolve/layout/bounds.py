@@ -1,0 +1,279 @@
+"""Two proof rules on how far the zero cells must reach: separators that force cells safe, and layer bounds on N.
+
+Notation as in :mod:`cpsolve.layout.reasoning`: on a winning board with N > 1 safe cells, the
+zero cells Z are king-connected, hold the click, and N[Z] = S (the safe cells). Z lies in
+``zero_ok`` and S in ``safe_ok``. A *terminal* is a cell that must be safe on every winning board:
+a fixed safe cell, the pinned click, or a cell this module forced safe. Each terminal t is in
+S = N[Z], so Z meets N[t]; the pinned click is itself in Z.
+
+Separator rule (:func:`forced_safe`). Let m be a cell and suppose m holds a mine. Then no cell of
+N[m] is zero, so Z lies in zero_ok minus N[m], and Z, being connected, lies in one component of
+it. So if some terminal t has no cell of zero_ok in N[t] minus N[m] (for the pinned click: the
+click itself), or the terminals' such cells are not all in one component of zero_ok minus N[m],
+no winning board puts a mine on m: m is safe on every winning board, and becomes a terminal too
+(the rule is applied again until nothing changes). If then fewer cells may hold a mine than M,
+no winning board exists (capacity).
+
+Layer rule (:func:`layer_bound`). Take a root terminal r and let D be the distance from r in the
+king graph on safe_ok, and L_j the cells at distance j. Z and every N[z] (z in Z) lie in safe_ok,
+so two adjacent cells of Z differ in D by at most one, and N[z] lies in the layers next to z's.
+Z holds a cell at distance at most a (a = 0 if r is the pinned click, else 1: a zero cell of
+N[r]) and a cell at distance at least b (b = D(click) for a pinned click, D(t) - 1 for another
+terminal t: a zero cell of N[t]). A path inside Z between them meets every layer j with
+a <= j <= b, at a zero cell z_j, and N[z_j] holds at least m_j = min |N[z] & L_j| over cells z of
+zero_ok in L_j safe cells of that layer. Layers are disjoint, so N >= sum of m_j for a <= j <= b,
+plus one for r itself when a = 1 (r is in layer 0, safe, and counted nowhere else).
+
+Moat rule (:func:`moat_bound`). Give each terminal i a radius p_i >= 1 so that the balls
+B_i = {u : D_i(u) <= p_i} are pairwise disjoint and every other terminal lies at distance at
+least p_i + 2 from i. Z must leave each ball (it meets N[t] for a terminal t outside it, at
+distance at least p_i + 1), so as above it meets every layer of i from a_i to p_i, and the safe
+cells counted for i lie in B_i. The balls are disjoint, so N is at least the sum of the balls'
+layer sums (with the +1 for a fixed safe centre).
+
+A rule whose bound exceeds N proves Impossible.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from cpsolve.grid import Cell
+
+__all__ = ["Bounds", "distances_within", "forced_safe", "layer_bound", "moat_bound", "check_bounds"]
+
+
+@dataclass
+class Bounds:
+    """What the rules of this module found.
+
+    Attributes:
+        forced: Cells forced safe by the separator rule (fixed safe cells excluded).
+        lower: The best lower bound on N from the layer and moat rules (0 when none applies).
+        impossible: Why no board exists, when a rule proves it.
+        complete: False when the deadline stopped the separator rule early (what it found holds).
+    """
+
+    forced: frozenset[Cell] = frozenset()
+    lower: int = 0
+    impossible: str | None = None
+    complete: bool = True
+    layers: dict[str, int] = field(default_factory=dict)
+
+
+def distances_within(sources: list[Cell] | set[Cell], inside, closed) -> dict[Cell, int]:
+    """Breadth-first distances from `sources` (distance 0) through cells of `inside` (king steps)."""
+    distance = {source: 0 for source in sources}
+    queue = deque(distance)
+    while queue:
+        cell = queue.popleft()
+        for other in closed[cell]:
+            if other in inside and other not in distance:
+                distance[other] = distance[cell] + 1
+                queue.append(other)
+    return distance
+
+
+def _access(terminal: Cell, click: Cell | None, zero_ok, closed) -> set[Cell]:
+    """The cells through which Z can meet N[terminal]: the click itself, or zero_ok cells of N[t]."""
+    if terminal == click:
+        return {click}
+    return {cell for cell in closed[terminal] if cell in zero_ok}
+
+
+def _separates(m: Cell, access: dict[Cell, set[Cell]], zero_ok, closed) -> bool:
+    """True when a mine on m leaves no connected Z meeting every terminal's access cells.
+
+    Args:
+        m: The cell.
+        access: For each terminal, the cells through which Z can meet N[t] (see :func:`_access`).
+        zero_ok: The cells that may be zero.
+        closed: The closed neighbourhoods.
+    """
+    removed = frozenset(closed[m])
+    near = {t for inner in removed for cell in closed[inner] for t in closed[cell] if t in access}
+    if any(access[t] <= removed for t in near):
+        return True
+    # a cheap local test first: if the zero_ok cells around N[m] stay connected around it, any
+    # path through N[m] can go around, so m separates nothing it did not separate before
+    ring = [cell for inner in removed for cell in closed[inner] if cell not in removed and cell in zero_ok]
+    ring_set = set(ring)
+    if ring_set and len(distances_within([ring[0]], ring_set, closed)) == len(ring_set):
+        return False
+    terminals = iter(access)
+    first = next(terminals)
+    reach = distances_within(access[first] - removed, _Without(zero_ok, removed), closed)
+    return not all(not access[t].isdisjoint(reach) for t in terminals)
+
+
+class _Without:
+    """``inside`` minus ``removed``, for membership tests only (no copy of a large set)."""
+
+    __slots__ = ("inside", "removed")
+
+    def __init__(self, inside, removed) -> None:
+        self.inside, self.removed = inside, removed
+
+    def __contains__(self, cell) -> bool:
+        return cell in self.inside and cell not in self.removed
+
+
+def forced_safe(reasoning, deadline: float | None = None) -> tuple[frozenset[Cell], bool]:
+    """Cells the separator rule forces safe (module docstring), to a fixpoint.
+
+    Returns:
+        The forced cells (fixed safe cells excluded) and whether the search ran to its end.
+    """
+    click, closed, zero_ok = reasoning.click, reasoning.closed, reasoning.zero_ok
+    terminals = sorted(reasoning.fixed_safe)
+    access = {t: _access(t, click, zero_ok, closed) for t in terminals}
+    forced: set[Cell] = set()
+    changed = len(terminals) >= 2
+    while changed:
+        changed = False
+        # only cells next to a path joining the terminals can cut it
+        root = access[terminals[0]]
+        tree = _bfs_parents(root, zero_ok, closed)
+        path_cells: set[Cell] = set(root)
+        for terminal in terminals[1:]:
+            ends = [cell for cell in access[terminal] if cell in tree]
+            if not ends:
+                return frozenset(forced), True  # a terminal out of reach: the layer rule says so
+            cell = min(ends)
+            while cell is not None:
+                path_cells.add(cell)
+                cell = tree[cell]
+        candidates = sorted({other for cell in path_cells for other in closed[cell]} - access.keys())
+        for index, m in enumerate(candidates):
+            if deadline is not None and index % 16 == 0 and time.perf_counter() > deadline:
+                return frozenset(forced), False
+            if m in reasoning.fixed_mines or m in access:
+                continue
+            if _separates(m, access, zero_ok, closed):
+                forced.add(m)
+                access[m] = _access(m, click, zero_ok, closed)
+                changed = True
+    return frozenset(forced), True
+
+
+def _bfs_parents(sources, inside, closed) -> dict[Cell, Cell | None]:
+    parent: dict[Cell, Cell | None] = {source: None for source in sources}
+    queue = deque(sorted(sources))
+    while queue:
+        cell = queue.popleft()
+        for other in closed[cell]:
+            if other in inside and other not in parent:
+                parent[other] = cell
+                queue.append(other)
+    return parent
+
+
+def _layer_minima(distance: dict[Cell, int], zero_ok, closed) -> dict[int, int]:
+    """For each layer j, the least |N[z] & L_j| over cells z of zero_ok in L_j."""
+    minima: dict[int, int] = {}
+    for cell, j in distance.items():
+        if cell in zero_ok:
+            own = sum(1 for other in closed[cell] if distance.get(other) == j)
+            if own < minima.get(j, 10):
+                minima[j] = own
+    return minima
+
+
+def _sweep(low: int, high: int, minima: dict[int, int]) -> int | None:
+    """Sum of m_j for low <= j <= high, or None when a layer there holds no zero_ok cell (no Z at all)."""
+    total = 0
+    for j in range(low, high + 1):
+        if j not in minima:
+            return None
+        total += minima[j]
+    return total
+
+
+def layer_bound(reasoning, terminals: list[Cell], roots: list[Cell]) -> int | None:
+    """The layer rule's bound on N, the best over the given roots; None: no Z can exist.
+
+    Args:
+        reasoning: The reasoning (click, closed, zero_ok, safe_ok).
+        terminals: Cells that are safe on every winning board, the pinned click among them.
+        roots: The terminals tried as roots (each costs a breadth-first search).
+    """
+    click, closed = reasoning.click, reasoning.closed
+    best = 0
+    for root in roots:
+        distance = distances_within([root], reasoning.safe_ok, closed)
+        if any(t not in distance for t in terminals):
+            return None  # a terminal cut off from the root inside safe_ok
+        low = 0 if root == click else 1
+        high = max((distance[t] if t == click else distance[t] - 1) for t in terminals)
+        if high < low:
+            continue
+        total = _sweep(low, high, _layer_minima(distance, reasoning.zero_ok, closed))
+        if total is None:
+            return None
+        best = max(best, total + (1 if low == 1 else 0))
+    return best
+
+
+def moat_bound(reasoning, terminals: list[Cell]) -> int:
+    """The moat rule's bound on N: disjoint balls around the terminals, grown together until they touch."""
+    if len(terminals) < 2:
+        return 0
+    click, closed = reasoning.click, reasoning.closed
+    distance = {t: distances_within([t], reasoning.safe_ok, closed) for t in terminals}
+    if any(other not in distance[t] for t in terminals for other in terminals):
+        return 0  # layer_bound reports the cut-off terminal
+    gap = {(i, k): distance[i][k] for i in terminals for k in terminals if i != k}
+    radius = {t: 0 for t in terminals}
+    growing = set(terminals)
+    while growing:
+        for t in sorted(growing):
+            bigger = radius[t] + 1
+            fits = all(gap[(t, k)] > bigger + radius[k] and gap[(t, k)] >= bigger + 2 for k in terminals if k != t)
+            if fits:
+                radius[t] = bigger
+            else:
+                growing.discard(t)
+    total = 0
+    for t in terminals:
+        low = 0 if t == click else 1
+        if radius[t] < low:
+            continue
+        part = _sweep(low, radius[t], _layer_minima(distance[t], reasoning.zero_ok, closed))
+        if part is not None:
+            total += part + (1 if low == 1 else 0)
+    return total
+
+
+def check_bounds(reasoning, deadline: float | None = None) -> Bounds:
+    """Apply the three rules to a reasoning with regions (N > 1); Impossible when one proves it."""
+    forced, complete = forced_safe(reasoning, deadline)
+    bounds = Bounds(forced=forced, complete=complete)
+    cells = len(reasoning.cells)
+    may_be_mine = cells - len(reasoning.fixed_safe | forced)
+    if may_be_mine < reasoning.problem.mines:
+        bounds.impossible = (
+            f"{len(forced)} cells must be safe or the zero cells could not join the fixed safe cells and the click; "
+            f"only {may_be_mine} cells are left for {reasoning.problem.mines} mines"
+        )
+        return bounds
+    if not forced <= reasoning.safe_ok:
+        bounds.impossible = "a cell that must be safe cannot touch any zero cell"
+        return bounds
+    terminals = sorted(reasoning.fixed_safe | forced)
+    # roots and moats on the template's own terminals: forced cells crowd together along corridors,
+    # where they add little to a bound and a search each to its cost
+    layers = layer_bound(reasoning, terminals, sorted(reasoning.fixed_safe))
+    if layers is None:
+        bounds.impossible = "a fixed safe cell is cut off from the others"
+        return bounds
+    moats = moat_bound(reasoning, sorted(reasoning.fixed_safe))
+    bounds.layers = {"layer": layers, "moat": moats}
+    bounds.lower = max(layers, moats)
+    if bounds.lower > reasoning.safe_count:
+        bounds.impossible = (
+            f"the zero cells must reach from the click to every fixed safe cell, which takes at least "
+            f"{bounds.lower} safe cells, more than {reasoning.safe_count}"
+        )
+    return bounds
