@@ -41,6 +41,8 @@ __all__ = [
     "register_backend",
     "backend_function",
     "problem_violation",
+    "check_options",
+    "MAX_MODEL_CELLS",
     "solve",
 ]
 
@@ -140,7 +142,11 @@ class SolveOptions:
         relaxation_share: Share of the time limit the CP-SAT backend may spend on its relaxation
             (the model without reachability) before the full model; 0 skips the relaxation.
         phases: Run the CP-SAT backend's graph reasoning and constructive search before the model
-            (``--dominance none`` only); False times the model alone.
+            (``--dominance none`` only); False hands the case straight to the model (with the
+            reasoning's bounds as redundant constraints), timing the model alone.
+        export_model: A file to write the model to before solving: the CP-SAT model (text proto
+            when the name ends in ``txt``, such as ``.txt`` or ``.pbtxt``, binary otherwise), or
+            the MiniZinc data file for the minizinc backend.
     """
 
     time_limit: float = 60.0
@@ -151,6 +157,7 @@ class SolveOptions:
     solver: str = "gecode"
     relaxation_share: float = 0.3
     phases: bool = True
+    export_model: str | None = None
 
 
 @dataclass
@@ -199,6 +206,51 @@ def backend_function(name: str) -> BackendFunction:
     function = getattr(importlib.import_module(module_name), function_name)
     _registered[name] = function
     return function
+
+
+#: The most cells a CP backend takes for a template, a pinned click or ``--dominance none``: its
+#: model has a dozen variables and constraints per cell, and above this size building it (in
+#: Python) and CP-SAT's presolve take longer than any time limit worth setting, and gigabytes.
+MAX_MODEL_CELLS = 40_000
+
+#: What each backend does instead of the CP options, for the usage errors of :func:`check_options`.
+_NO_MODEL = {
+    "greedy": "builds its staircase board directly, with no model or search",
+    "minizinc": "runs models/one_click.mzn as written (one encoding, levels; no dominance; no phases)",
+}
+
+
+def check_options(backend: str, options: SolveOptions, plain: bool) -> None:
+    """Refuse an option that would not apply to this backend and problem, saying why.
+
+    Args:
+        backend: The backend name.
+        options: The options as the user gave them (None where the default is left).
+        plain: True for a plain rectangle (no template, no pinned click).
+
+    Raises:
+        UsageError: For ``encoding``, ``dominance``, ``workers`` or ``phases`` off with a backend
+            other than cp, ``export_model`` with greedy, or an encoding under the staircase
+            dominance (whose safe cells are connected by construction: it has no reachability).
+    """
+    if backend in _NO_MODEL:
+        given = [name for name, value in (("--encoding", options.encoding), ("--dominance", options.dominance),
+                                          ("--workers", options.workers), ("--phases none", None if options.phases else 1))
+                 if value is not None]
+        if given:
+            raise UsageError(f"{', '.join(given)} applies to --backend cp only: the {backend} backend {_NO_MODEL[backend]}")
+        if backend == "greedy" and options.export_model:
+            raise UsageError(f"--export-model: the greedy backend {_NO_MODEL['greedy']}; use --backend cp or minizinc")
+        return
+    if backend != "cp":
+        return
+    dominance = options.dominance or ("staircase" if plain else "none")
+    if dominance == "staircase" and options.encoding:
+        raise UsageError(
+            f"--encoding {options.encoding} does not apply under the staircase dominance (the default for a plain "
+            "rectangle): its safe cells form a staircase from the corner, connected without any reachability "
+            "encoding; add --dominance none, symmetry or corner"
+        )
 
 
 def problem_violation(problem: LayoutProblem, board: Board, clicks: int = 1) -> str | None:

@@ -170,10 +170,31 @@ def _bfs_parents(sources, inside, closed) -> dict[Cell, Cell | None]:
     return parent
 
 
+class _Layers:
+    """Distances from each root inside safe_ok and their layer minima, computed once per root."""
+
+    def __init__(self, reasoning) -> None:
+        self.reasoning = reasoning
+        self.distance: dict[Cell, dict[Cell, int]] = {}
+        self.minima: dict[Cell, dict[int, int]] = {}
+
+    def of(self, root: Cell) -> dict[Cell, int]:
+        if root not in self.distance:
+            self.distance[root] = distances_within([root], self.reasoning.safe_ok, self.reasoning.closed)
+        return self.distance[root]
+
+    def minima_of(self, root: Cell) -> dict[int, int]:
+        if root not in self.minima:
+            self.minima[root] = _layer_minima(self.of(root), self.reasoning.zero_ok, self.reasoning.closed)
+        return self.minima[root]
+
+
 def _layer_minima(distance: dict[Cell, int], zero_ok, closed) -> dict[int, int]:
     """For each layer j, the least |N[z] & L_j| over cells z of zero_ok in L_j."""
     minima: dict[int, int] = {}
     for cell, j in distance.items():
+        if minima.get(j) == 1:
+            continue  # the least possible already: a cell alone in its layer
         if cell in zero_ok:
             own = sum(1 for other in closed[cell] if distance.get(other) == j)
             if own < minima.get(j, 10):
@@ -191,37 +212,45 @@ def _sweep(low: int, high: int, minima: dict[int, int]) -> int | None:
     return total
 
 
-def layer_bound(reasoning, terminals: list[Cell], roots: list[Cell]) -> int | None:
+def layer_bound(reasoning, terminals: list[Cell], roots: list[Cell], layers: _Layers | None = None,
+                deadline: float | None = None) -> int | None:
     """The layer rule's bound on N, the best over the given roots; None: no Z can exist.
 
     Args:
         reasoning: The reasoning (click, closed, zero_ok, safe_ok).
         terminals: Cells that are safe on every winning board, the pinned click among them.
         roots: The terminals tried as roots (each costs a breadth-first search).
+        layers: Distances and minima already computed (shared with :func:`moat_bound`).
+        deadline: A ``time.perf_counter()`` value after which no more roots are tried (the best
+            bound so far still holds).
     """
-    click, closed = reasoning.click, reasoning.closed
+    click = reasoning.click
+    layers = layers or _Layers(reasoning)
     best = 0
     for root in roots:
-        distance = distances_within([root], reasoning.safe_ok, closed)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        distance = layers.of(root)
         if any(t not in distance for t in terminals):
             return None  # a terminal cut off from the root inside safe_ok
         low = 0 if root == click else 1
         high = max((distance[t] if t == click else distance[t] - 1) for t in terminals)
         if high < low:
             continue
-        total = _sweep(low, high, _layer_minima(distance, reasoning.zero_ok, closed))
+        total = _sweep(low, high, layers.minima_of(root))
         if total is None:
             return None
         best = max(best, total + (1 if low == 1 else 0))
     return best
 
 
-def moat_bound(reasoning, terminals: list[Cell]) -> int:
+def moat_bound(reasoning, terminals: list[Cell], layers: _Layers | None = None, deadline: float | None = None) -> int:
     """The moat rule's bound on N: disjoint balls around the terminals, grown together until they touch."""
-    if len(terminals) < 2:
+    if len(terminals) < 2 or (deadline is not None and time.perf_counter() > deadline):
         return 0
-    click, closed = reasoning.click, reasoning.closed
-    distance = {t: distances_within([t], reasoning.safe_ok, closed) for t in terminals}
+    click = reasoning.click
+    layers = layers or _Layers(reasoning)
+    distance = {t: layers.of(t) for t in terminals}
     if any(other not in distance[t] for t in terminals for other in terminals):
         return 0  # layer_bound reports the cut-off terminal
     gap = {(i, k): distance[i][k] for i in terminals for k in terminals if i != k}
@@ -240,7 +269,7 @@ def moat_bound(reasoning, terminals: list[Cell]) -> int:
         low = 0 if t == click else 1
         if radius[t] < low:
             continue
-        part = _sweep(low, radius[t], _layer_minima(distance[t], reasoning.zero_ok, closed))
+        part = _sweep(low, radius[t], layers.minima_of(t))
         if part is not None:
             total += part + (1 if low == 1 else 0)
     return total
@@ -264,13 +293,14 @@ def check_bounds(reasoning, deadline: float | None = None) -> Bounds:
     terminals = sorted(reasoning.fixed_safe | forced)
     # roots and moats on the template's own terminals: forced cells crowd together along corridors,
     # where they add little to a bound and a search each to its cost
-    layers = layer_bound(reasoning, terminals, sorted(reasoning.fixed_safe))
-    if layers is None:
+    cache = _Layers(reasoning)
+    layered = layer_bound(reasoning, terminals, sorted(reasoning.fixed_safe), cache, deadline)
+    if layered is None:
         bounds.impossible = "a fixed safe cell is cut off from the others"
         return bounds
-    moats = moat_bound(reasoning, sorted(reasoning.fixed_safe))
-    bounds.layers = {"layer": layers, "moat": moats}
-    bounds.lower = max(layers, moats)
+    moats = moat_bound(reasoning, sorted(reasoning.fixed_safe), cache, deadline)
+    bounds.layers = {"layer": layered, "moat": moats}
+    bounds.lower = max(layered, moats)
     if bounds.lower > reasoning.safe_count:
         bounds.impossible = (
             f"the zero cells must reach from the click to every fixed safe cell, which takes at least "

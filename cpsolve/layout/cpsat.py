@@ -316,7 +316,14 @@ def _add_dominance(built: OneClickModel, problem: LayoutProblem, dominance: str)
 
 
 def _add_reasoning_bounds(built: OneClickModel, reasoning: Reasoning) -> None:
-    """The graph reasoning's bounds, each sound by the argument in its module docstring."""
+    """The graph reasoning's bounds, each sound by the argument in its module's docstring.
+
+    No zero cell or click outside the regions, a mine outside their closed neighbourhoods
+    (:mod:`cpsolve.layout.reasoning`), no mine on a cell the separator rule forces safe, and at
+    least the layer and moat rules' bound of safe cells (:mod:`cpsolve.layout.bounds`). When the
+    reasoning proved Impossible before finding regions, there is no board to lose, and the empty
+    regions make the model infeasible at once.
+    """
     model = built.model
     for cell in built.cells:
         if cell not in reasoning.zero_ok:
@@ -324,6 +331,10 @@ def _add_reasoning_bounds(built: OneClickModel, reasoning: Reasoning) -> None:
             model.add(built.click[cell] == 0)
         if cell not in reasoning.safe_ok:
             model.add(built.mine[cell] == 1)
+    for cell in sorted(reasoning.forced):
+        model.add(built.mine[cell] == 0)
+    if reasoning.lower:
+        model.add(sum(built.mine.values()) <= len(built.cells) - reasoning.lower)
 
 
 def _add_levels(built: OneClickModel, distance: dict[Cell, int] | None = None, deadline: float | None = None) -> None:
@@ -479,6 +490,19 @@ def _solve_rows(problem: LayoutProblem, solver: cp_model.CpSolver, seconds: floa
     cell long on a board wider than one, and the first two rows are equally long (the top row at
     least two cells long on a board wider than one). These R integers replace R*C booleans.
     """
+    model, length = _rows_model(problem)
+    code = _run_model(model, solver, seconds, totals)
+    totals["status"] = solver.status_name(code)
+    status = status_from_cp_sat(code, model)
+    if status is Status.POSSIBLE:
+        lengths = np.array([solver.value(var) for var in length])
+        mines = np.arange(problem.cols)[None, :] >= lengths[:, None]
+        return LayoutResult(status, Board(mines=mines, click=(0, 0)))
+    return LayoutResult(status)
+
+
+def _rows_model(problem: LayoutProblem) -> tuple[cp_model.CpModel, list[Any]]:
+    """The staircase model of :func:`_solve_rows` and its row lengths."""
     rows, cols, safe = problem.rows, problem.cols, problem.rows * problem.cols - problem.mines
     model = cp_model.CpModel()
     wide = cols > 1 and safe > 1
@@ -493,12 +517,7 @@ def _solve_rows(problem: LayoutProblem, solver: cp_model.CpSolver, seconds: floa
         if cols > 1:
             model.add(length[0] >= 2)
         model.add(length[min(1, rows - 1)] > min(1, cols - 1))  # the click is a zero cell
-    status = status_from_cp_sat(_run_model(model, solver, seconds, totals), model)
-    if status is Status.POSSIBLE:
-        lengths = np.array([solver.value(var) for var in length])
-        mines = np.arange(cols)[None, :] >= lengths[:, None]
-        return LayoutResult(status, Board(mines=mines, click=(0, 0)))
-    return LayoutResult(status)
+    return model, length
 
 
 def _model_phases(
@@ -511,33 +530,15 @@ def _model_phases(
     (OutOfTime), and the phase ends without a verdict.
     """
     if encoding in ("levels", "flow") and options.relaxation_share > 0:
-        relaxation_deadline = min(deadline, time.perf_counter() + options.time_limit * options.relaxation_share)
-        try:
-            relaxed = build_model(problem, "cuts", dominance, reasoning, relaxation_deadline)  # no reachability yet
-        except OutOfTime:
-            stats["relaxation"] = "out of time building"
-        else:
-            # One thread on the reading-order strategy: it fills a compact region from the corner,
-            # whose zero cells are connected far more often than a portfolio's first solution.
-            relaxed_solver = cp_model.CpSolver()
-            relaxed_solver.parameters.num_workers = 1
-            relaxed_solver.parameters.search_branching = cp_model.FIXED_SEARCH
-            relaxed_solver.parameters.random_seed = options.seed
-            status = _run(relaxed, relaxed_solver, relaxation_deadline - time.perf_counter(), totals)
-            stats["relaxation"] = relaxed_solver.status_name(status)
-            verdict = status_from_cp_sat(status, relaxed.model)
-            if verdict is Status.IMPOSSIBLE or (
-                verdict is Status.POSSIBLE
-                and (relaxed.safe_count == 1 or len(_zero_components(relaxed, relaxed_solver)) == 1)
-            ):
-                stats["phase"] = "relaxation"
-                stats["status"] = relaxed_solver.status_name(status)
-                return _status_result(status, relaxed, relaxed_solver, problem)
+        result = _relaxation(problem, options, dominance, deadline, stats, totals, reasoning)
+        if result is not None:
+            return result
     try:
         built = build_model(problem, encoding, dominance, reasoning, deadline)
     except OutOfTime:
         stats["status"] = "out of time building the full model"
         return LayoutResult(Status.UNKNOWN)
+    _model_size(built.model, stats)
     if encoding == "cuts":
         status = _solve_with_cuts(built, solver, deadline, totals)
         stats["cuts"] = built.cuts_added
@@ -546,6 +547,73 @@ def _model_phases(
     stats["phase"] = "full model"
     stats["status"] = solver.status_name(status)
     return _status_result(status, built, solver, problem)
+
+
+def _model_size(model: cp_model.CpModel, stats: dict[str, Any]) -> None:
+    """The model's size as CP-SAT sees it, before presolve."""
+    proto = model.proto
+    stats["variables"], stats["constraints"] = len(proto.variables), len(proto.constraints)
+
+
+def _relaxation(
+    problem: LayoutProblem, options: SolveOptions, dominance: str, deadline: float,
+    stats: dict[str, Any], totals: dict[str, Any], reasoning: Reasoning | None,
+) -> LayoutResult | None:
+    """The model without reachability, on one thread following the search strategy.
+
+    Its infeasibility proves Impossible (a relaxation), and a solution whose zero cells happen to
+    be connected solves the full model; otherwise None, and the full model runs.
+    """
+    relaxation_deadline = min(deadline, time.perf_counter() + options.time_limit * options.relaxation_share)
+    try:
+        relaxed = build_model(problem, "cuts", dominance, reasoning, relaxation_deadline)  # no reachability yet
+    except OutOfTime:
+        stats["relaxation"] = "out of time building"
+        return None
+    # One thread on the model's own strategy: it grows a compact region (from a pinned click, or
+    # from the corner), whose zero cells are connected far more often than a portfolio's first solution.
+    relaxed_solver = cp_model.CpSolver()
+    relaxed_solver.parameters.num_workers = 1
+    relaxed_solver.parameters.search_branching = cp_model.FIXED_SEARCH
+    relaxed_solver.parameters.random_seed = options.seed
+    status = _run(relaxed, relaxed_solver, relaxation_deadline - time.perf_counter(), totals)
+    stats["relaxation"] = relaxed_solver.status_name(status)
+    verdict = status_from_cp_sat(status, relaxed.model)
+    if verdict is Status.IMPOSSIBLE or (
+        verdict is Status.POSSIBLE and (relaxed.safe_count == 1 or len(_zero_components(relaxed, relaxed_solver)) == 1)
+    ):
+        _model_size(relaxed.model, stats)
+        stats["phase"] = "relaxation"
+        stats["status"] = relaxed_solver.status_name(status)
+        return _status_result(status, relaxed, relaxed_solver, problem)
+    return None
+
+
+def export_model(problem: LayoutProblem, options: SolveOptions, path: str) -> None:
+    """Write the model the CP backend solves for this problem and options to `path`.
+
+    The model is the full one (``build_model`` with the chosen encoding, the dominance, and with
+    ``--dominance none`` the reasoning's bounds); under ``cuts`` it is the model before any cut is
+    added, and under ``staircase`` the row-length model of :func:`_solve_rows`. OR-Tools writes
+    it: a text proto when the name ends in ``txt`` (``.txt``, ``.pbtxt``), binary otherwise.
+
+    Raises:
+        InputError: When the file cannot be written.
+    """
+    from cpsolve.errors import InputError
+
+    encoding, dominance = _choices(problem, options)
+    if dominance == "staircase":
+        model = _rows_model(problem)[0]
+    else:
+        reasoning = reason(problem) if dominance == "none" else None
+        model = build_model(problem, encoding, dominance, reasoning).model
+    try:
+        written = model.export_to_file(path)
+    except OSError as error:
+        raise InputError(f"--export-model {path}: {error.strerror}") from None
+    if not written:
+        raise InputError(f"--export-model {path}: OR-Tools could not write the model there")
 
 
 def _graph_phases(
@@ -560,7 +628,7 @@ def _graph_phases(
 
     if time.perf_counter() >= deadline:
         return LayoutResult(Status.UNKNOWN), None  # no time: nothing may be claimed
-    reasoning = reason(problem)
+    reasoning = reason(problem, deadline)
     if reasoning.impossible is not None:
         stats["phase"], stats["reason"] = "reasoning", reasoning.impossible
         return LayoutResult(Status.IMPOSSIBLE), reasoning
@@ -588,15 +656,35 @@ def _graph_phases(
     return None, reasoning
 
 
+def _choices(problem: LayoutProblem, options: SolveOptions) -> tuple[str, str]:
+    """The encoding and dominance a problem is solved with, checked (UnsupportedProblem or InputError)."""
+    from cpsolve.errors import InputError
+    from cpsolve.layout import MAX_MODEL_CELLS
+
+    encoding = options.encoding or DEFAULT_ENCODING
+    dominance = options.dominance or (DEFAULT_DOMINANCE if problem.is_plain else "none")
+    _check_dominance(problem, dominance)
+    if encoding not in ENCODINGS:
+        raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+    if dominance == "staircase" and options.encoding:
+        raise UnsupportedProblem(f"encoding {options.encoding} does not apply under the staircase dominance (no reachability)")
+    if dominance != "staircase" and problem.rows * problem.cols > MAX_MODEL_CELLS:
+        raise InputError(
+            f"a {problem.rows}x{problem.cols} board is larger than the {MAX_MODEL_CELLS} cells the CP model takes "
+            "with a template, a pinned click or a dominance other than staircase"
+        )
+    return encoding, dominance
+
+
 def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     """The CP-SAT backend: phases in order, all within one deadline set at the start.
 
     Phases (``stats["phase"]`` names the one that decided):
 
     - ``staircase`` (default for plain rectangles): the row-length model, :func:`_solve_rows`.
-    - ``reasoning`` (``--dominance none``): the bounds of :mod:`cpsolve.layout.reasoning`, which
-      prove Impossible or settle N = 1, then its exhaustive search of small zero regions
-      (complete within a budget: a proof either way).
+    - ``reasoning`` (``--dominance none``): the bounds of :mod:`cpsolve.layout.reasoning` and
+      :mod:`cpsolve.layout.bounds`, which prove Impossible or settle N = 1, then its exhaustive
+      search of small zero regions (complete within a budget: a proof either way).
     - ``heuristic`` (``--dominance none``): :mod:`cpsolve.layout.grow` grows a zero region from
       the click; it only ever answers with a board.
     - ``relaxation``: with ``levels`` or ``flow``, the model without reachability, for at most
@@ -604,12 +692,13 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
       Impossible, and a solution whose zero cells are connected solves the full model.
     - ``full model``: the model with reachability, for the time left.
 
-    A phase that finds no time left is skipped, and the answer is then UNKNOWN, never
-    IMPOSSIBLE. The reasoning's bounds are added to the models as redundant constraints.
+    With ``options.phases`` False the reasoning and heuristic phases do not run: the reasoning's
+    bounds go into the model as constraints and the model alone decides. A phase that finds no
+    time left is skipped, and the answer is then UNKNOWN, never IMPOSSIBLE.
 
     Args:
         problem: Any layout problem: plain, pinned click, or template.
-        options: time_limit, workers, seed, encoding, dominance, relaxation_share, phases.
+        options: time_limit, workers, seed, encoding, dominance, relaxation_share, phases, export_model.
 
     Returns:
         POSSIBLE with a board (the registry's judge checks it), IMPOSSIBLE when proven, or
@@ -617,16 +706,15 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     """
     started = time.perf_counter()
     deadline = started + options.time_limit - RESERVE
-    encoding = options.encoding or DEFAULT_ENCODING
-    dominance = options.dominance or (DEFAULT_DOMINANCE if problem.is_plain else "none")
-    _check_dominance(problem, dominance)
-    if encoding not in ENCODINGS:
-        raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+    encoding, dominance = _choices(problem, options)
+    if options.export_model:
+        export_model(problem, options, options.export_model)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = options.workers or DEFAULT_WORKERS[dominance]
     solver.parameters.random_seed = options.seed
     used_encoding = "none needed" if dominance == "staircase" else encoding
-    stats: dict[str, Any] = {"phase": None, "encoding": used_encoding, "dominance": dominance, "workers": solver.parameters.num_workers}
+    stats: dict[str, Any] = {"phase": None, "encoding": used_encoding, "dominance": dominance,
+                             "phases": "all" if options.phases else "none", "workers": solver.parameters.num_workers}
     totals: dict[str, Any] = {"conflicts": 0, "branches": 0, "solver_seconds": 0.0}
 
     result = None
@@ -640,7 +728,7 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         if dominance == "none" and options.phases:
             result, reasoning = _graph_phases(problem, options, deadline, stats)
         elif dominance == "none":
-            reasoning = reason(problem)  # its bounds only, as constraints: the model gives the verdict
+            reasoning = reason(problem, deadline)  # its bounds only, as constraints: the model gives the verdict
         if result is None and time.perf_counter() >= deadline:
             result = LayoutResult(Status.UNKNOWN)
         if result is None:

@@ -14,7 +14,9 @@ add. Each step takes a cell from the smallest bucket (a compact region, which le
 for the end) or, now and then, from a random one; when the gap to N is a bucket's size, it takes
 that cell and stops. Fixed safe cells are reached first along shortest paths. Near the end the
 state is saved and the last steps are retried from it with random choices; then the growth
-restarts with another click or seed until the time given runs out.
+restarts with another click or seed until the time given runs out. Every other growth joins the
+fixed safe cells cheapest first along paths that add the fewest safe cells (Prim's heuristic for
+a Steiner tree, :func:`_reach_cheapest`), the others in a random order along shortest paths.
 
 Failure proves nothing: this phase only ever answers with a board.
 """
@@ -149,6 +151,51 @@ def _reach(growth: _Growth, target: Cell, limit: int) -> bool:
     return False
 
 
+def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int) -> bool:
+    """Join every target to Z, the cheapest first, each along a path adding the fewest safe cells.
+
+    Costs are exact for the step from u to v: the cells of N[v] in neither N[u] nor the covered
+    set (a Dijkstra search from all of Z). Joining the cheapest target to the growing Z each time
+    is Prim's heuristic for a Steiner tree, which shares paths that a star from the click would not.
+    """
+    import heapq
+
+    left = set(targets) - growth.covered
+    while left:
+        goals = {cell: target for target in left for cell in growth.closed[target] if cell in growth.region}
+        cost: dict[Cell, int] = {cell: 0 for cell in growth.zero}
+        parent: dict[Cell, Cell | None] = {cell: None for cell in growth.zero}
+        heap = [(0, cell) for cell in sorted(growth.zero)]
+        found = None
+        while heap:
+            spent, cell = heapq.heappop(heap)
+            if spent > cost[cell]:
+                continue
+            if cell in goals:
+                found = cell
+                break
+            reach = growth.closed[cell]
+            for other in reach:
+                if other in growth.region:
+                    step = spent + sum(1 for x in growth.closed[other] if x not in growth.covered and x not in reach)
+                    if step < cost.get(other, limit + 1):
+                        cost[other], parent[other] = step, cell
+                        heapq.heappush(heap, (step, other))
+        if found is None:
+            return False
+        path = []
+        cell = found
+        while cell is not None and cell not in growth.zero:
+            path.append(cell)
+            cell = parent[cell]
+        for step_cell in reversed(path):
+            growth.add(step_cell)
+            if len(growth.covered) > limit:
+                return False
+        left -= growth.covered
+    return True
+
+
 def _clicks(reasoning: Reasoning, rng: random.Random) -> list[tuple[frozenset[Cell], Cell]]:
     """Clicks to start from: the pinned one, else the cells with the smallest neighbourhoods first."""
     if reasoning.click is not None:
@@ -188,7 +235,10 @@ def grow(reasoning: Reasoning, deadline: float, seed: int = 0, max_restarts: int
             continue
         targets = [cell for cell in reasoning.fixed_safe if cell not in growth.covered]
         rng.shuffle(targets)
-        if not all(target_cell in growth.covered or _reach(growth, target_cell, target) for target_cell in targets):
+        if restarts % 2 == 1:  # the cheapest joins first (a Steiner heuristic), and every other time at random
+            if not _reach_cheapest(growth, sorted(targets), target):
+                continue
+        elif not all(target_cell in growth.covered or _reach(growth, target_cell, target) for target_cell in targets):
             continue
         while len(growth.covered) < target - ENDGAME_GAP:
             if not growth.step(target - len(growth.covered), rng, wander):
