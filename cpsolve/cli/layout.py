@@ -9,11 +9,21 @@ from typing import Annotated, Optional
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import MAX_WORKERS, Backend, OutputFormat, check_count, check_seed, check_time_limit, parse_cell
+from cpsolve.cli.options import (
+    MAX_WORKERS,
+    Backend,
+    OutputFormat,
+    Phases,
+    check_count,
+    check_output_path,
+    check_seed,
+    check_time_limit,
+    parse_cell,
+)
 from cpsolve.errors import EXIT_TIME_LIMIT, InputError, UsageError
 from cpsolve.layout import Dominance, Encoding
 
-__all__ = ["layout"]
+__all__ = ["layout", "numbered_path"]
 
 
 # Negative numbers ("-1") must reach our own range check, not click's option parser.
@@ -38,32 +48,69 @@ def layout(
     dominance: Annotated[
         Optional[Dominance], typer.Option(help="CP-SAT restriction: none proves from the problem alone (default: fastest sound).")
     ] = None,
+    phases: Annotated[
+        Phases, typer.Option(help="CP backend: all runs reasoning and search before the model; none hands the case to the model.")
+    ] = Phases("all"),
+    export_model: Annotated[
+        Optional[str],
+        typer.Option(help="Write the model first: CP-SAT's (text if the name ends in txt, else binary) or MiniZinc's data. "
+                          "With --input, one file per case: NAME-K.EXT."),
+    ] = None,
     time_limit: Annotated[float, typer.Option(help="Seconds per case before giving up (exit 3 / Unknown).")] = 60.0,
     workers: Annotated[Optional[int], typer.Option(help=f"CP-SAT search workers, 1-{MAX_WORKERS} (default: the benchmarked best).")] = None,
     seed: Annotated[int, typer.Option(help="Random seed for the search.")] = 0,
-    solver: Annotated[str, typer.Option(help="MiniZinc solver for --backend minizinc.")] = "gecode",
+    solver: Annotated[Optional[str], typer.Option(help="MiniZinc solver for --backend minizinc (default: gecode).")] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Print solver statistics to stderr.")] = False,
 ) -> None:
     """Find a board won with one click (Code Jam 2014 'Minesweeper Master'), or prove Impossible."""
-    from cpsolve.layout import SolveOptions
+    from cpsolve.layout import SolveOptions, check_options
 
+    check_output_path(export_model, "--export-model")
     options = SolveOptions(
         time_limit=check_time_limit(time_limit),
         workers=check_count(workers, "--workers", MAX_WORKERS),
         seed=check_seed(seed),
         encoding=encoding.value if encoding else None,
         dominance=dominance.value if dominance else None,
-        solver=solver,
+        solver=solver or "gecode",
+        phases=phases.value == "all",
+        export_model=export_model,
     )
     chosen = backend.value if backend else None
     if input is not None:
         if numbers or template or click:
             raise InputError("--input takes no R C M, --template or --click")
-        code = _layout_batch(input, chosen or "greedy", options, output_format, stats)
+        chosen = chosen or "greedy"
+        _check_choices(chosen, options, solver, plain=True)
+        code = _layout_batch(input, chosen, options, output_format, stats)
     else:
         problem = _single_problem(numbers or [], template, click)
-        code = _layout_single(problem, chosen or ("greedy" if problem.is_plain else "cp"), options, output_format, stats)
+        chosen = chosen or ("greedy" if problem.is_plain else "cp")
+        _check_choices(chosen, options, solver, plain=problem.is_plain)
+        _check_model_size(problem, chosen, options)
+        code = _layout_single(problem, chosen, options, output_format, stats)
     raise typer.Exit(code)
+
+
+def _check_choices(backend: str, options, solver: str | None, plain: bool) -> None:
+    """Options that would not apply are usage errors (exit 2), before any work."""
+    from cpsolve.layout import check_options
+
+    check_options(backend, options, plain)
+    if solver is not None and backend != "minizinc":
+        raise UsageError(f"--solver applies to --backend minizinc only, not {backend}")
+
+
+def _check_model_size(problem, backend: str, options) -> None:
+    """The CP models' size limit, before any work (a template is checked while it is read)."""
+    from cpsolve.layout import MAX_MODEL_CELLS
+
+    staircase = problem.is_plain and (options.dominance or "staircase") == "staircase"
+    if backend != "greedy" and not staircase and problem.rows * problem.cols > MAX_MODEL_CELLS:
+        raise InputError(
+            f"a {problem.rows}x{problem.cols} board is larger than the {MAX_MODEL_CELLS} cells the {backend} model takes "
+            "with a template, a pinned click or a dominance other than staircase"
+        )
 
 
 def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None):
@@ -83,7 +130,9 @@ def _single_problem(numbers: list[str], template_path: str | None, click_text: s
     else:
         if len(numbers) != 1:
             raise InputError(f"with --template give only M, got {len(numbers)} arguments")
-        sketch = read_template(template_path)
+        from cpsolve.layout import MAX_MODEL_CELLS
+
+        sketch = read_template(template_path, max_cells=MAX_MODEL_CELLS)  # only the CP models take templates
         try:
             mines = int(numbers[0])
         except ValueError:
@@ -131,11 +180,16 @@ def _layout_batch(path: str, backend: str, options, output_format: OutputFormat,
     from cpsolve.formats import answer_lines, format_layout_case, layout_json, read_layout_cases
     from cpsolve.layout import LayoutProblem, Status, solve
 
+    from dataclasses import replace
+
     out = sys.stdout
     undecided = 0
     for case in read_layout_cases(path):
         problem = LayoutProblem(case.rows, case.cols, case.mines)
-        result = solve(problem, backend, options)
+        _check_model_size(problem, backend, options)
+        # one model file per case: NAME-K.EXT
+        case_options = replace(options, export_model=numbered_path(options.export_model, case.number)) if options.export_model else options
+        result = solve(problem, backend, case_options)
         undecided += result.status is Status.UNKNOWN
         if stats:
             _report_stats(result)
@@ -149,3 +203,11 @@ def _layout_batch(path: str, backend: str, options, output_format: OutputFormat,
         typer.echo(f"cpsolve: {undecided} case(s) undecided within the time limit", err=True)
         return EXIT_TIME_LIMIT
     return 0
+
+
+def numbered_path(path: str, number: int) -> str:
+    """``model.txt`` -> ``model-3.txt`` for case 3 of a batch (the suffix kept, so the format is too)."""
+    from pathlib import Path
+
+    target = Path(path)
+    return str(target.with_name(f"{target.stem}-{number}{target.suffix}"))

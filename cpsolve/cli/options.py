@@ -13,7 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from cpsolve.errors import InputError
-from cpsolve.layout import BACKENDS
+from cpsolve.layout import BACKENDS, PHASES
 from cpsolve.play import PLAYERS, START_CONDITIONS
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "Backend",
     "Player",
     "Start",
+    "Phases",
     "MAX_WORKERS",
     "MAX_JOBS",
     "MAX_SEED",
@@ -62,6 +63,8 @@ if TYPE_CHECKING:
     # by value (``Player("perfect")``), which works for both.
     class Backend(str, Enum): ...
 
+    class Phases(str, Enum): ...
+
     class Player(str, Enum): ...
 
     class Start(str, Enum): ...
@@ -69,6 +72,8 @@ if TYPE_CHECKING:
 else:
     #: The layout backends, from the registry (:data:`cpsolve.layout.BACKENDS`).
     Backend = _choice("Backend", tuple(BACKENDS))
+    #: Whether the CP backend's phases run before its model (:data:`cpsolve.layout.PHASES`).
+    Phases = _choice("Phases", PHASES)
     #: The players, weakest first (:data:`cpsolve.play.PLAYERS`).
     Player = _choice("Player", PLAYERS)
     #: How the first click is protected (:data:`cpsolve.play.START_CONDITIONS`).

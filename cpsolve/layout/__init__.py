@@ -36,6 +36,7 @@ __all__ = [
     "SolveOptions",
     "LayoutResult",
     "BACKENDS",
+    "PHASES",
     "UnsupportedProblem",
     "WrongBoardError",
     "register_backend",
@@ -180,6 +181,10 @@ class LayoutResult:
 
 
 BackendFunction = Callable[[LayoutProblem, SolveOptions], LayoutResult]
+
+#: The values of ``--phases``: ``all`` runs the CP backend's phases before its model, ``none``
+#: hands the case straight to the model (``SolveOptions.phases``).
+PHASES = ("all", "none")
 
 #: Backend name -> "module:function". The first entry is the default backend.
 BACKENDS: dict[str, str] = {

@@ -68,7 +68,7 @@ from ortools.sat.python import cp_model
 from cpsolve.board import Board
 from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import Dominance, Encoding, LayoutProblem, LayoutResult, SolveOptions, Status, UnsupportedProblem
-from cpsolve.layout.reasoning import Reasoning, reason
+from cpsolve.layout.reasoning import OutOfTime, Reasoning, reason
 from cpsolve.outcome import status_from_cp_sat
 from cpsolve.symbols import CLICK, MINE, SAFE
 
@@ -153,7 +153,7 @@ def build_model(
     _check_dominance(problem, dominance)
     if dominance == "staircase":
         raise ValueError("the staircase model has one integer per row, not these booleans: see _solve_rows")
-    built = _add_variables(problem, reasoning)
+    built = _add_variables(problem, reasoning, deadline)
     _add_count(built, problem)
     _add_zero_definition(built, deadline)
     if built.safe_count == 1:
@@ -161,17 +161,13 @@ def build_model(
     _add_coverage(built, deadline)
     _add_dominance(built, problem, dominance)
     if reasoning is not None:
-        _add_reasoning_bounds(built, reasoning)
+        _add_reasoning_bounds(built, reasoning, deadline)
     _add_search(built, problem, reasoning)
     if encoding == "levels":
         _add_levels(built, reasoning.distance if reasoning is not None else None, deadline)
     elif encoding == "flow":
         _add_flow(built, deadline)
     return built
-
-
-class OutOfTime(Exception):
-    """The deadline passed while a model was being built."""
 
 
 def _until(cells: list[Cell], deadline: float | None):
@@ -182,18 +178,18 @@ def _until(cells: list[Cell], deadline: float | None):
         yield cell
 
 
-def _add_variables(problem: LayoutProblem, reasoning: Reasoning | None) -> OneClickModel:
+def _add_variables(problem: LayoutProblem, reasoning: Reasoning | None, deadline: float | None = None) -> OneClickModel:
     """The cell graph, and mine, zero and click per existing cell."""
     if reasoning is not None:
         graph = reasoning.graph
     else:
         graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
     cells = sorted(graph.nodes)
-    neighbours = {cell: sorted(graph.neighbors(cell)) for cell in cells}
+    neighbours = {cell: sorted(graph.neighbors(cell)) for cell in _until(cells, deadline)}
     model = cp_model.CpModel()
-    mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in cells}
-    click = {(r, c): model.new_bool_var(f"click_{r}_{c}") for r, c in cells}
-    zero = {(r, c): model.new_bool_var(f"zero_{r}_{c}") for r, c in cells}
+    mine = {(r, c): model.new_bool_var(f"mine_{r}_{c}") for r, c in _until(cells, deadline)}
+    click = {(r, c): model.new_bool_var(f"click_{r}_{c}") for r, c in _until(cells, deadline)}
+    zero = {(r, c): model.new_bool_var(f"zero_{r}_{c}") for r, c in _until(cells, deadline)}
     return OneClickModel(model, graph, cells, neighbours, mine, zero, click, len(cells) - problem.mines)
 
 
@@ -315,7 +311,7 @@ def _add_dominance(built: OneClickModel, problem: LayoutProblem, dominance: str)
         model.add(click[(0, 0)] == 1)
 
 
-def _add_reasoning_bounds(built: OneClickModel, reasoning: Reasoning) -> None:
+def _add_reasoning_bounds(built: OneClickModel, reasoning: Reasoning, deadline: float | None = None) -> None:
     """The graph reasoning's bounds, each sound by the argument in its module's docstring.
 
     No zero cell or click outside the regions, a mine outside their closed neighbourhoods
@@ -325,7 +321,7 @@ def _add_reasoning_bounds(built: OneClickModel, reasoning: Reasoning) -> None:
     regions make the model infeasible at once.
     """
     model = built.model
-    for cell in built.cells:
+    for cell in _until(built.cells, deadline):
         if cell not in reasoning.zero_ok:
             model.add(built.zero[cell] == 0)
             model.add(built.click[cell] == 0)
@@ -628,7 +624,10 @@ def _graph_phases(
 
     if time.perf_counter() >= deadline:
         return LayoutResult(Status.UNKNOWN), None  # no time: nothing may be claimed
-    reasoning = reason(problem, deadline)
+    try:
+        reasoning = reason(problem, deadline)
+    except OutOfTime:
+        return LayoutResult(Status.UNKNOWN), None
     if reasoning.impossible is not None:
         stats["phase"], stats["reason"] = "reasoning", reasoning.impossible
         return LayoutResult(Status.IMPOSSIBLE), reasoning
@@ -704,11 +703,11 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         POSSIBLE with a board (the registry's judge checks it), IMPOSSIBLE when proven, or
         UNKNOWN when the time limit ran out first.
     """
-    started = time.perf_counter()
-    deadline = started + options.time_limit - RESERVE
     encoding, dominance = _choices(problem, options)
     if options.export_model:
-        export_model(problem, options, options.export_model)
+        export_model(problem, options, options.export_model)  # asked for on top of the solve: before the clock
+    started = time.perf_counter()
+    deadline = started + options.time_limit - RESERVE
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = options.workers or DEFAULT_WORKERS[dominance]
     solver.parameters.random_seed = options.seed
@@ -728,7 +727,10 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         if dominance == "none" and options.phases:
             result, reasoning = _graph_phases(problem, options, deadline, stats)
         elif dominance == "none":
-            reasoning = reason(problem, deadline)  # its bounds only, as constraints: the model gives the verdict
+            try:
+                reasoning = reason(problem, deadline)  # its bounds only, as constraints: the model gives the verdict
+            except OutOfTime:
+                result = LayoutResult(Status.UNKNOWN)
         if result is None and time.perf_counter() >= deadline:
             result = LayoutResult(Status.UNKNOWN)
         if result is None:

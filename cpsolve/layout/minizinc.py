@@ -68,11 +68,19 @@ def _parse_board(lines: list[str], problem: LayoutProblem) -> Board:
 def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     """Run the MiniZinc model; POSSIBLE with its board, IMPOSSIBLE, or UNKNOWN at the time limit.
 
+    With ``options.export_model`` the data file is written there first (the model itself is
+    ``models/one_click.mzn``).
+
     Raises:
         InputError: When the minizinc executable is missing (with the install hint), or it has
             no solver named ``options.solver``.
         InternalError: When minizinc fails in any other way.
     """
+    if options.export_model:
+        try:
+            Path(options.export_model).write_text(data_file(problem))
+        except OSError as error:
+            raise InputError(f"--export-model {options.export_model}: {error.strerror}") from None
     executable = shutil.which("minizinc")
     if executable is None:
         raise InputError(INSTALL_HINT)

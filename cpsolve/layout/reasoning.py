@@ -49,7 +49,18 @@ from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import LayoutProblem
 from cpsolve.symbols import CLICK, MINE, SAFE
 
-__all__ = ["Reasoning", "reason", "exhaust", "board_from_zero_set", "ExhaustResult"]
+__all__ = ["Reasoning", "reason", "exhaust", "board_from_zero_set", "ExhaustResult", "OutOfTime"]
+
+
+class OutOfTime(Exception):
+    """The deadline passed before the reasoning (or a model built from it) was complete: no verdict."""
+
+
+def _check(deadline: float | None) -> None:
+    import time
+
+    if deadline is not None and time.perf_counter() > deadline:
+        raise OutOfTime
 
 
 
@@ -119,15 +130,20 @@ def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
 
     Args:
         problem: Any layout problem.
-        deadline: A ``time.perf_counter()`` value after which the separator rule stops early
-            (what it found by then still holds).
+        deadline: A ``time.perf_counter()`` value: the separator and layer rules stop early there
+            (what they found by then still holds), and the steps before them raise OutOfTime.
 
     Returns:
         The reasoning; ``impossible`` says why when no board exists, ``board`` holds one for N = 1.
+
+    Raises:
+        OutOfTime: The deadline passed before the regions were known.
     """
     graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
+    _check(deadline)
     cells = sorted(graph.nodes)
     closed = {cell: (cell, *sorted(graph.neighbors(cell))) for cell in cells}
+    _check(deadline)
     template = problem.template
     fixed_mines = frozenset(cell for cell in cells if template is not None and template[cell[0]][cell[1]] == MINE)
     fixed_safe = {cell for cell in cells if template is not None and template[cell[0]][cell[1]] in (SAFE, CLICK)}
@@ -152,6 +168,7 @@ def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
         reasoning.board = board_from_zero_set(problem, reasoning, set(), lone)
         return reasoning
 
+    _check(deadline)
     allowed = {cell for cell in cells if not any(other in fixed_mines for other in closed[cell])}
     if click is not None and click not in allowed:
         reasoning.impossible = "the pinned click touches a fixed mine, so it cannot be a zero cell"
@@ -175,6 +192,7 @@ def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
         detail = "; ".join(sorted(set(reasons))) or "no cell can be a zero cell"
         reasoning.impossible = f"no connected set of zero cells fits ({detail})"
         return reasoning
+    _check(deadline)
     reasoning.regions = regions
     reasoning.zero_ok = frozenset().union(*regions)
     reasoning.safe_ok = frozenset(other for cell in reasoning.zero_ok for other in closed[cell])

@@ -1,0 +1,217 @@
+"""The CP model on the command line: --phases, --export-model, options that do not apply, size limits, honest time limits.
+
+Verdicts are checked against brute force (tests/bruteforce.py) on small cases; the exported models
+are read back with OR-Tools and solved again.
+"""
+
+import json
+import time
+
+import pytest
+from ortools.sat.python import cp_model
+
+from bruteforce import rectangle_wins, winning_clicks
+from cpsolve.cli import app
+from cpsolve.layout import MAX_MODEL_CELLS, LayoutProblem, SolveOptions, Status, solve
+
+
+def stats_of(result):
+    """The --stats line (stderr) as a dict."""
+    line = result.stderr.strip().splitlines()[0]
+    inside = line[line.index("(") + 1 : line.rindex(")")]
+    return dict(part.split("=", 1) for part in inside.split(", "))
+
+
+@pytest.mark.parametrize("encoding", ["levels", "flow", "cuts"])
+def test_phases_none_runs_the_model_and_shows_its_size(runner, encoding):
+    """With --phases none the model decides, and --stats names its size, encoding and CP-SAT status."""
+    wins = rectangle_wins(4, 4)
+    for mines in (3, 10, 12, 14):
+        args = ["layout", "4", "4", str(mines), "--backend", "cp", "--dominance", "none", "--phases", "none",
+                "--encoding", encoding, "--stats"]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0
+        assert (result.stdout.strip() == "Impossible") == (not wins.get(mines)), mines
+        stats = stats_of(result)
+        assert stats["phases"] == "none" and stats["encoding"] == encoding
+        assert stats["phase"] in ("relaxation", "full model")
+        assert int(stats["variables"]) >= 3 * 16 and int(stats["constraints"]) > 0
+        assert stats["status"] in ("OPTIMAL", "FEASIBLE", "INFEASIBLE")
+        assert "conflicts" in stats and "branches" in stats
+
+
+def test_phases_all_decides_before_the_model(runner):
+    result = runner.invoke(app, ["layout", "6", "6", "20", "--click", "3,3", "--stats"])
+    assert result.exit_code == 0 and stats_of(result)["phase"] in ("reasoning", "heuristic")
+
+
+def _template_truth(template):
+    cells = [(r, c) for r, row in enumerate(template) for c, ch in enumerate(row) if ch != "#"]
+    fixed_mines = {cell for cell in cells if template[cell[0]][cell[1]] == "*"}
+    fixed_safe = {cell for cell in cells if template[cell[0]][cell[1]] in ".c"}
+    pinned = next((cell for cell in cells if template[cell[0]][cell[1]] == "c"), None)
+    return cells, winning_clicks(cells, fixed_mines, fixed_safe), pinned
+
+
+@pytest.mark.parametrize("suffix", [".txt", ".pbtxt", ".pb"])
+def test_export_model_is_the_model_solved(runner, tmp_path, suffix):
+    """The exported model, read back and solved by OR-Tools, gives the brute-force verdict."""
+    template = ("c??#", "??.?", "?*??")
+    (tmp_path / "t.txt").write_text("\n".join(template) + "\n")
+    cells, wins, pinned = _template_truth(template)
+    for mines in range(1, len(cells) - 1):
+        target = tmp_path / f"model{suffix}"
+        result = runner.invoke(app, ["layout", str(mines), "--template", str(tmp_path / "t.txt"), "--export-model", str(target)])
+        assert result.exit_code == 0
+        expected = pinned in wins.get(mines, set())
+        assert (result.stdout.strip() != "Impossible") == expected
+        data = target.read_bytes()
+        assert data.startswith(b"variables") == suffix.endswith("txt")  # text proto, or binary
+        status = _solve_exported(data, text=suffix.endswith("txt"))
+        assert (status != cp_model.INFEASIBLE) == expected, (mines, status)
+
+
+def _solve_exported(data: bytes, text: bool) -> int:
+    """Read an exported model back into OR-Tools and solve it on one worker."""
+    from google.protobuf import text_format
+    from ortools.sat import cp_model_pb2
+
+    message = cp_model_pb2.CpModelProto()
+    if text:
+        text_format.Parse(data.decode(), message)
+    else:
+        message.ParseFromString(data)
+    model = cp_model.CpModel()
+    model.proto.parse_text_format(text_format.MessageToString(message))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    return solver.solve(model)
+
+
+def test_export_model_in_a_batch_writes_one_file_per_case(runner, tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("3\n3 3 1\n2 2 1\n5 5 3\n")
+    result = runner.invoke(app, ["layout", "-i", str(source), "--backend", "cp", "--export-model", str(tmp_path / "m.txt")])
+    assert result.exit_code == 0
+    assert sorted(path.name for path in tmp_path.glob("m-*.txt")) == ["m-1.txt", "m-2.txt", "m-3.txt"]
+
+
+def test_export_minizinc_data(runner, tmp_path):
+    """--backend minizinc writes its data file (before it looks for the executable)."""
+    target = tmp_path / "case.dzn"
+    runner.invoke(app, ["layout", "3", "4", "2", "--backend", "minizinc", "--export-model", str(target)])
+    text = target.read_text()
+    assert "R = 3;" in text and "C = 4;" in text and "M = 2;" in text
+
+
+def test_export_model_to_a_missing_folder_is_refused(runner, tmp_path):
+    result = runner.invoke(app, ["layout", "3", "3", "1", "--backend", "cp", "--export-model", str(tmp_path / "no" / "m.txt")])
+    assert result.exit_code == 1 and "--export-model" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args,why",
+    [
+        (["3", "3", "1", "--encoding", "flow"], "greedy"),
+        (["3", "3", "1", "--dominance", "none"], "greedy"),
+        (["3", "3", "1", "--phases", "none"], "greedy"),
+        (["3", "3", "1", "--workers", "2"], "greedy"),
+        (["3", "3", "1", "--export-model", "m.txt"], "greedy"),
+        (["3", "3", "1", "--backend", "minizinc", "--dominance", "corner"], "minizinc"),
+        (["3", "3", "1", "--backend", "minizinc", "--encoding", "flow"], "minizinc"),
+        (["3", "3", "1", "--backend", "cp", "--encoding", "cuts"], "staircase"),
+        (["3", "3", "1", "--solver", "chuffed"], "minizinc only"),
+        (["3", "3", "1", "--backend", "cp", "--click", "1,1", "--dominance", "corner"], "dominance none"),
+    ],
+)
+def test_options_that_do_not_apply_are_usage_errors(runner, args, why):
+    result = runner.invoke(app, ["layout", *args])
+    assert result.exit_code == 2, result.stderr
+    assert why in result.stderr and len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
+
+
+def test_options_that_apply_are_accepted(runner):
+    for args in (["3", "3", "1", "--backend", "cp", "--dominance", "corner", "--encoding", "flow"],
+                 ["3", "3", "1", "--backend", "cp", "--workers", "1", "--phases", "none"]):
+        assert runner.invoke(app, ["layout", *args]).exit_code == 0
+
+
+# issue 21: sizes checked before any work, one line, exit 1
+
+
+def test_ragged_template_too_large_is_refused_while_read(runner, tmp_path):
+    """A long first row and many short rows would pad to a huge rectangle: refused, not padded."""
+    sketch = tmp_path / "ragged.txt"
+    sketch.write_text("?" * 20000 + "\n" + "?\n" * 20000)
+    started = time.perf_counter()
+    result = runner.invoke(app, ["layout", "5", "--template", str(sketch)])
+    assert result.exit_code == 1 and "larger than" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert time.perf_counter() - started < 5  # refused while reading, not after padding
+
+
+def test_wide_template_is_refused(runner, tmp_path):
+    sketch = tmp_path / "wide.txt"
+    sketch.write_text("c" + "?" * (MAX_MODEL_CELLS + 10) + "\n")
+    result = runner.invoke(app, ["layout", "5", "--template", str(sketch)])
+    assert result.exit_code == 1 and "line longer than" in result.stderr
+
+
+def test_pinned_click_on_a_board_too_large_for_the_model(runner):
+    result = runner.invoke(app, ["layout", "1000", "1000", "5", "--click", "1,1"])
+    assert result.exit_code == 1 and f"{MAX_MODEL_CELLS} cells" in result.stderr
+    with pytest.raises(Exception, match="cells the CP model takes"):
+        solve(LayoutProblem(1000, 1000, 5, click=(0, 0)), "cp", SolveOptions())
+
+
+def test_batch_input_without_newlines_is_not_read_whole(runner, tmp_path):
+    source = tmp_path / "long.txt"
+    source.write_bytes(b"1" + b" " * 5_000_000 + b"3 3 1")
+    result = runner.invoke(app, ["layout", "-i", str(source)])
+    assert result.exit_code == 1 and "line longer than" in result.stderr and "line 1" in result.stderr
+
+
+# issue 23: the time limit holds with the phases on or off
+
+
+def _corridor_case():
+    """An open board whose N lies between the bounds' proof and the heuristic's reach: nothing decides it quickly."""
+    import random
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from cp_families import open_board
+
+    template = open_board(60, 5, random.Random(3))
+    cells = 60 * 60
+    return LayoutProblem(60, 60, cells - 300, template=template)
+
+
+@pytest.mark.parametrize("phases", [True, False])
+@pytest.mark.parametrize("encoding", ["levels", "cuts"])
+def test_time_limit_holds_with_phases_on_or_off(phases, encoding):
+    """The whole case, judge included, ends within the limit and a margin for a loaded machine; no false verdict."""
+    problem = _corridor_case()
+    limit = 1.5
+    started = time.perf_counter()
+    result = solve(problem, "cp", SolveOptions(time_limit=limit, phases=phases, encoding=encoding))
+    elapsed = time.perf_counter() - started
+    assert elapsed < limit + 1.0, elapsed
+    if result.status is Status.IMPOSSIBLE:
+        # an Impossible must come from a proof; the reasoning alone can say whether one exists
+        assert result.stats.get("reason") or result.stats.get("status") == "INFEASIBLE"
+
+
+def test_cli_time_limit_with_phases_none_exits_3_or_decides(runner):
+    problem = _corridor_case()
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as sketch:
+        sketch.write("\n".join(problem.template) + "\n")
+    started = time.perf_counter()
+    result = runner.invoke(app, ["layout", str(problem.mines), "--template", sketch.name, "--phases", "none", "--time-limit", "1"])
+    assert time.perf_counter() - started < 2.5
+    assert result.exit_code in (0, 3)
+    if result.exit_code == 3:
+        assert "time limit" in result.stderr and result.stdout == ""
