@@ -151,7 +151,7 @@ def _reach(growth: _Growth, target: Cell, limit: int) -> bool:
     return False
 
 
-def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int) -> bool:
+def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int, deadline: float | None = None) -> bool:
     """Join every target to Z, the cheapest first, each along a path adding the fewest safe cells.
 
     Costs are exact for the step from u to v: the cells of N[v] in neither N[u] nor the covered
@@ -162,6 +162,8 @@ def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int) -> bool:
 
     left = set(targets) - growth.covered
     while left:
+        if deadline is not None and time.perf_counter() > deadline:
+            return False
         goals = {cell: target for target in left for cell in growth.closed[target] if cell in growth.region}
         cost: dict[Cell, int] = {cell: 0 for cell in growth.zero}
         parent: dict[Cell, Cell | None] = {cell: None for cell in growth.zero}
@@ -236,13 +238,17 @@ def grow(reasoning: Reasoning, deadline: float, seed: int = 0, max_restarts: int
         targets = [cell for cell in reasoning.fixed_safe if cell not in growth.covered]
         rng.shuffle(targets)
         if restarts % 2 == 1:  # the cheapest joins first (a Steiner heuristic), and every other time at random
-            if not _reach_cheapest(growth, sorted(targets), target):
+            if not _reach_cheapest(growth, sorted(targets), target, deadline):
                 continue
         elif not all(target_cell in growth.covered or _reach(growth, target_cell, target) for target_cell in targets):
             continue
+        steps = 0
         while len(growth.covered) < target - ENDGAME_GAP:
+            steps += 1
             if not growth.step(target - len(growth.covered), rng, wander):
                 break
+            if steps % 256 == 0 and time.perf_counter() > deadline:
+                return GrowResult(None, None, restarts)
         if len(growth.covered) >= target - ENDGAME_GAP:
             saved = growth
             for attempt in range(ENDGAME_TRIES):
