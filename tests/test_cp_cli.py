@@ -215,3 +215,21 @@ def test_cli_time_limit_with_phases_none_exits_3_or_decides(runner):
     assert result.exit_code in (0, 3)
     if result.exit_code == 3:
         assert "time limit" in result.stderr and result.stdout == ""
+
+
+def test_compare_sweeps_the_encodings_with_the_phases_off(runner, tmp_path):
+    """cp:levels, cp:flow and cp:cuts are the model alone; each agrees with the greedy rule on every case."""
+    report = tmp_path / "r.json"
+    args = ["compare", "--rows", "2-4", "--cols", "3-4", "--backends", "greedy,cp:levels,cp:flow,cp:cuts",
+            "--jobs", "1", "--quiet", "--json", str(report)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    assert "agreement: 63/63 cases (all)" in result.stdout
+    data = json.loads(report.read_text())
+    assert set(data["backends"]) >= {"cp:levels", "cp:flow", "cp:cuts"}
+
+
+def test_model_variant_runs_the_model_alone():
+    result = solve(LayoutProblem(4, 4, 3), "cp:flow", SolveOptions(time_limit=30))
+    assert result.backend == "cp:flow" and result.status is Status.POSSIBLE
+    assert result.stats["phases"] == "none" and result.stats["encoding"] == "flow" and result.stats["dominance"] == "none"

@@ -6,12 +6,20 @@ Thin: the options are checked here, the sweep itself (store, executor, resume, r
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import MAX_JOBS, MAX_WORKERS, check_count, check_output_path, check_resume, check_time_limit
+from cpsolve.cli.options import (
+    MAX_JOBS,
+    MAX_WORKERS,
+    Phases,
+    check_count,
+    check_output_path,
+    check_resume,
+    check_time_limit,
+)
 from cpsolve.errors import EXIT_BAD_INPUT, InputError, UsageError
 from cpsolve.layout import Dominance, Encoding
 
@@ -23,7 +31,11 @@ def compare(
     rows: Annotated[str, typer.Option(help="Row range A-B.")] = "1-6",
     cols: Annotated[str, typer.Option(help="Column range A-B.")] = "1-6",
     mines: Annotated[Optional[str], typer.Option(help="Mine range A-B (default: every 0 <= M < R*C).")] = None,
-    backends: Annotated[str, typer.Option(help="Comma-separated backends to run on every case.")] = "greedy,cp",
+    backends: Annotated[
+        str, typer.Option(help="Comma-separated backends to run on every case; cp:levels, cp:flow, cp:cuts run the CP model "
+                               "alone under that encoding (phases off, dominance none).")
+    ] = "greedy,cp",
+    phases: Annotated[Phases, typer.Option(help="CP backend: all runs reasoning and search before the model; none the model alone.")] = Phases("all"),
     dominance: Annotated[Optional[Dominance], typer.Option(help="CP-SAT dominance level.")] = None,
     encoding: Annotated[Optional[Encoding], typer.Option(help="CP-SAT reachability encoding.")] = None,
     time_limit: Annotated[float, typer.Option(help="Seconds per case and backend.")] = 60.0,
@@ -61,7 +73,9 @@ def compare(
     options = SolveOptions(
         time_limit=time_limit, workers=workers, solver=solver,
         encoding=encoding.value if encoding else None, dominance=dominance.value if dominance else None,
+        phases=phases.value == "all",
     )
+    _check_cp_options(names, options)
     sweep = LayoutSweep(row_range, col_range, mine_range, names, options, jobs=jobs or available_cores(),
                         scheduler=scheduler, store_path=store_path, resume=resume, csv_path=csv_path,
                         keep_points=plot_path is not None)
@@ -81,16 +95,30 @@ def _backend_names(text: str) -> list[str]:
     imported, and a thread started before the sweep holds Ctrl-C takes Ctrl-C in the middle of a
     solve (:mod:`cpsolve.sweep.interrupt`). The sweep imports it, with Ctrl-C held.
     """
-    from cpsolve.layout import BACKENDS, backend_function
+    from cpsolve.layout import BACKENDS, MODEL_VARIANTS, backend_function
 
     names = [name.strip() for name in text.split(",") if name.strip()]
     for name in names:
-        if name in BACKENDS:
+        if name in BACKENDS or name in MODEL_VARIANTS:
             continue
         try:
             backend_function(name)  # a backend registered at run time (the tests' fakes), or unknown: nothing imported
         except UsageError:
-            raise InputError(f"unknown backend {name!r} in --backends; choose from {', '.join(BACKENDS)}") from None
+            choices = ", ".join([*BACKENDS, *MODEL_VARIANTS])
+            raise InputError(f"unknown backend {name!r} in --backends; choose from {choices}") from None
     if not names:
         raise InputError("--backends is empty")
     return names
+
+
+def _check_cp_options(names: list[str], options: Any) -> None:
+    """CP options that no backend of the sweep would use, or that the cp backend refuses, are usage errors."""
+    from cpsolve.layout import check_options
+
+    given = [name for name, value in (("--encoding", options.encoding), ("--dominance", options.dominance),
+                                      ("--phases none", None if options.phases else 1)) if value is not None]
+    if given and "cp" not in names:
+        raise UsageError(f"{', '.join(given)} applies to the cp backend, which --backends does not run "
+                         "(cp:levels, cp:flow and cp:cuts fix their own)")
+    if "cp" in names:
+        check_options("cp", options, plain=True)

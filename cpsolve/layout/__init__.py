@@ -36,6 +36,7 @@ __all__ = [
     "SolveOptions",
     "LayoutResult",
     "BACKENDS",
+    "MODEL_VARIANTS",
     "PHASES",
     "UnsupportedProblem",
     "WrongBoardError",
@@ -193,7 +194,22 @@ BACKENDS: dict[str, str] = {
     "minizinc": "cpsolve.layout.minizinc:solve",
 }
 
+#: Backend names for comparing the encodings (``compare --backends cp:levels,cp:flow,cp:cuts``):
+#: ``cp:ENCODING`` is the cp backend's model alone under that encoding (``--dominance none``,
+#: ``--phases none``), so a sweep times the encoding itself, not the phases that usually decide first.
+MODEL_VARIANTS: dict[str, str] = {f"cp:{encoding.value}": encoding.value for encoding in Encoding}
+
 _registered: dict[str, BackendFunction] = {}
+
+
+def _model_variant(encoding: str) -> BackendFunction:
+    """The cp backend with the phases off, dominance none and `encoding` (see MODEL_VARIANTS)."""
+    from dataclasses import replace
+
+    def solve_model(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
+        return backend_function("cp")(problem, replace(options, encoding=encoding, dominance="none", phases=False))
+
+    return solve_model
 
 
 def register_backend(name: str, function: BackendFunction) -> None:
@@ -205,8 +221,11 @@ def backend_function(name: str) -> BackendFunction:
     """The solve function of a backend, importing its module on first use."""
     if name in _registered:
         return _registered[name]
+    if name in MODEL_VARIANTS:
+        _registered[name] = _model_variant(MODEL_VARIANTS[name])
+        return _registered[name]
     if name not in BACKENDS:
-        raise UsageError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+        raise UsageError(f"unknown backend {name!r}; choose from {', '.join([*BACKENDS, *MODEL_VARIANTS])}")
     module_name, function_name = BACKENDS[name].split(":")
     function = getattr(importlib.import_module(module_name), function_name)
     _registered[name] = function
