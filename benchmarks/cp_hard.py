@@ -7,7 +7,8 @@ Usage:
 
     python benchmarks/cp_hard.py                      # 20 cases, seed 10, 10 s limit
     python benchmarks/cp_hard.py --cases 40 --seed 3 --time-limit 4
-    python benchmarks/cp_hard.py --no-phases          # the relaxation and the model alone
+    python benchmarks/cp_hard.py --no-phases          # the model alone (--phases none)
+    python benchmarks/cp_hard.py --no-phases --encoding flow
 
 Prints one line per case, then a summary: decided, median, worst, and which phase decided.
 """
@@ -51,12 +52,14 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--no-phases", action="store_true", help="skip reasoning and growth: relaxation and model only")
+    parser.add_argument("--encoding", default=None, help="levels, flow or cuts (default: levels)")
     args = parser.parse_args()
     from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
 
     rng = random.Random(args.seed)
     problems = [hard_template(rng) for _ in range(args.cases)]
-    options = SolveOptions(time_limit=args.time_limit, workers=args.workers, dominance="none", phases=not args.no_phases)
+    options = SolveOptions(time_limit=args.time_limit, workers=args.workers, dominance="none", phases=not args.no_phases,
+                           encoding=args.encoding)
     times, phases, verdicts = [], collections.Counter(), collections.Counter()
     for number, problem in enumerate(problems, start=1):
         started = time.perf_counter()
