@@ -96,16 +96,36 @@ def _separates(m: Cell, access: dict[Cell, set[Cell]], zero_ok, closed) -> bool:
     near = {t for inner in removed for cell in closed[inner] for t in closed[cell] if t in access}
     if any(access[t] <= removed for t in near):
         return True
-    # a cheap local test first: if the zero_ok cells around N[m] stay connected around it, any
-    # path through N[m] can go around, so m separates nothing it did not separate before
+    # cheap local tests first: if the zero_ok cells around N[m] stay connected to each other
+    # without N[m] (through the ring itself, or within a small window), any path through N[m] can
+    # go around, so m separates nothing it did not separate before
     ring = [cell for inner in removed for cell in closed[inner] if cell not in removed and cell in zero_ok]
     ring_set = set(ring)
     if ring_set and len(distances_within([ring[0]], ring_set, closed)) == len(ring_set):
+        return False
+    if ring_set and ring_set <= distances_within([ring[0]], _Window(zero_ok, removed, m, LOCAL_RADIUS), closed).keys():
         return False
     terminals = iter(access)
     first = next(terminals)
     reach = distances_within(access[first] - removed, _Without(zero_ok, removed), closed)
     return not all(not access[t].isdisjoint(reach) for t in terminals)
+
+
+#: Half-width of the window in which the separator rule first looks for a detour around N[m].
+LOCAL_RADIUS = 6
+
+
+class _Window:
+    """Cells of ``inside`` within `radius` (king steps) of `centre`, less ``removed``; membership only."""
+
+    __slots__ = ("inside", "removed", "centre", "radius")
+
+    def __init__(self, inside, removed, centre: Cell, radius: int) -> None:
+        self.inside, self.removed, self.centre, self.radius = inside, removed, centre, radius
+
+    def __contains__(self, cell) -> bool:
+        return (max(abs(cell[0] - self.centre[0]), abs(cell[1] - self.centre[1])) <= self.radius
+                and cell in self.inside and cell not in self.removed)
 
 
 class _Without:

@@ -173,11 +173,16 @@ def build_model(
     if reasoning is not None:
         _add_reasoning_bounds(built, reasoning, deadline)
     _add_search(built, problem, reasoning)
+    _add_encoding(built, encoding, reasoning, deadline)
+    return built
+
+
+def _add_encoding(built: OneClickModel, encoding: str, reasoning: Reasoning | None, deadline: float | None) -> None:
+    """The reachability constraints of `encoding` (``cuts`` adds none here: :func:`_solve_with_cuts` adds them)."""
     if encoding == "levels":
         _add_levels(built, reasoning.distance if reasoning is not None else None, deadline)
     elif encoding == "flow":
         _add_flow(built, deadline)
-    return built
 
 
 def _until(cells: list[Cell], deadline: float | None):
@@ -535,12 +540,19 @@ def _model_phases(
     Building a model counts against the limit too: a build that meets its deadline stops
     (OutOfTime), and the phase ends without a verdict.
     """
+    relaxed = None
     if encoding in ("levels", "flow") and options.relaxation_share > 0:
-        result = _relaxation(problem, options, dominance, deadline, stats, totals, reasoning)
+        result, relaxed = _relaxation(problem, options, dominance, deadline, stats, totals, reasoning)
         if result is not None:
             return result
     try:
-        built = build_model(problem, encoding, dominance, reasoning, deadline)
+        if relaxed is not None and relaxed.safe_count > 1:
+            # the relaxation is the full model less reachability: add it rather than build again
+            built = relaxed
+            built.model.clear_hints()
+            _add_encoding(built, encoding, reasoning, deadline)
+        else:
+            built = build_model(problem, encoding, dominance, reasoning, deadline)
     except OutOfTime:
         stats["status"] = "out of time building the full model"
         return LayoutResult(Status.UNKNOWN)
@@ -561,21 +573,28 @@ def _model_size(model: cp_model.CpModel, stats: dict[str, Any]) -> None:
     stats["variables"], stats["constraints"] = len(proto.variables), len(proto.constraints)
 
 
+#: With the phases off, the relaxation also gets the shares the exhaustive and constructive
+#: searches would have had (it is the model's own constructive search).
+NO_PHASES_RELAXATION_FACTOR = 2.0
+
+
 def _relaxation(
     problem: LayoutProblem, options: SolveOptions, dominance: str, deadline: float,
     stats: dict[str, Any], totals: dict[str, Any], reasoning: Reasoning | None,
-) -> LayoutResult | None:
+) -> tuple[LayoutResult | None, OneClickModel | None]:
     """The model without reachability, on one thread following the search strategy.
 
     Its infeasibility proves Impossible (a relaxation), and a solution whose zero cells happen to
-    be connected solves the full model; otherwise None, and the full model runs.
+    be connected solves the full model. Returns that verdict, or None and the relaxed model (None
+    when its build ran out of time), to which the full model's reachability can be added.
     """
-    relaxation_deadline = min(deadline, time.perf_counter() + options.time_limit * options.relaxation_share)
+    share = options.relaxation_share * (1.0 if options.phases else NO_PHASES_RELAXATION_FACTOR)
+    relaxation_deadline = min(deadline, time.perf_counter() + options.time_limit * share)
     try:
         relaxed = build_model(problem, "cuts", dominance, reasoning, relaxation_deadline)  # no reachability yet
     except OutOfTime:
         stats["relaxation"] = "out of time building"
-        return None
+        return None, None
     # One thread on the model's own strategy: it grows a compact region (from a pinned click, or
     # from the corner), whose zero cells are connected far more often than a portfolio's first solution.
     relaxed_solver = cp_model.CpSolver()
@@ -591,8 +610,8 @@ def _relaxation(
         _model_size(relaxed.model, stats)
         stats["phase"] = "relaxation"
         stats["status"] = relaxed_solver.status_name(status)
-        return _status_result(status, relaxed, relaxed_solver, problem)
-    return None
+        return _status_result(status, relaxed, relaxed_solver, problem), relaxed
+    return None, relaxed
 
 
 def export_model(problem: LayoutProblem, options: SolveOptions, path: str) -> None:
