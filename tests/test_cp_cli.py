@@ -173,6 +173,9 @@ def test_batch_input_without_newlines_is_not_read_whole(runner, tmp_path):
 
 # issue 23: the time limit holds with the phases on or off
 
+#: Seconds allowed past the limit: the judge, reading the template, and a machine shared by other jobs.
+MARGIN = 1.5
+
 
 def _corridor_case():
     """An open board whose N lies between the bounds' proof and the heuristic's reach: nothing decides it quickly."""
@@ -197,24 +200,24 @@ def test_time_limit_holds_with_phases_on_or_off(phases, encoding):
     started = time.perf_counter()
     result = solve(problem, "cp", SolveOptions(time_limit=limit, phases=phases, encoding=encoding))
     elapsed = time.perf_counter() - started
-    assert elapsed < limit + 1.0, elapsed
+    assert elapsed < limit + MARGIN, elapsed
     if result.status is Status.IMPOSSIBLE:
         # an Impossible must come from a proof; the reasoning alone can say whether one exists
         assert result.stats.get("reason") or result.stats.get("status") == "INFEASIBLE"
 
 
-def test_cli_time_limit_with_phases_none_exits_3_or_decides(runner):
+def test_cli_time_limit_with_phases_none_exits_3_or_decides(runner, tmp_path):
     problem = _corridor_case()
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as sketch:
-        sketch.write("\n".join(problem.template) + "\n")
+    sketch = tmp_path / "open.txt"
+    sketch.write_text("\n".join(problem.template) + "\n")
     started = time.perf_counter()
-    result = runner.invoke(app, ["layout", str(problem.mines), "--template", sketch.name, "--phases", "none", "--time-limit", "1"])
-    assert time.perf_counter() - started < 2.5
+    args = ["layout", str(problem.mines), "--template", str(sketch), "--phases", "none", "--time-limit", "1"]
+    result = runner.invoke(app, args)
+    assert time.perf_counter() - started < 1 + MARGIN
     assert result.exit_code in (0, 3)
     if result.exit_code == 3:
         assert "time limit" in result.stderr and result.stdout == ""
+
 
 
 def test_compare_sweeps_the_encodings_with_the_phases_off(runner, tmp_path):

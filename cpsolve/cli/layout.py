@@ -188,7 +188,9 @@ def _layout_batch(path: str, backend: str, options, output_format: OutputFormat,
         problem = LayoutProblem(case.rows, case.cols, case.mines)
         _check_model_size(problem, backend, options)
         # one model file per case: NAME-K.EXT
-        case_options = replace(options, export_model=numbered_path(options.export_model, case.number)) if options.export_model else options
+        case_options = options
+        if options.export_model:
+            case_options = replace(options, export_model=numbered_path(options.export_model, case.number))
         result = solve(problem, backend, case_options)
         undecided += result.status is Status.UNKNOWN
         if stats:

@@ -741,7 +741,8 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     solver.parameters.num_workers = options.workers or DEFAULT_WORKERS[dominance]
     solver.parameters.random_seed = options.seed
     used_encoding = "none needed" if dominance == "staircase" else encoding
-    stats: dict[str, Any] = {"phase": None, "encoding": used_encoding, "dominance": dominance, "workers": solver.parameters.num_workers}
+    stats: dict[str, Any] = {"phase": None, "encoding": used_encoding, "dominance": dominance,
+                             "workers": solver.parameters.num_workers}
     totals: dict[str, Any] = {"conflicts": 0, "branches": 0, "solver_seconds": 0.0}
 
     result = None
