@@ -22,8 +22,8 @@ Reachability encodings (``--encoding``):
   "zero cells inside and outside this component's boundary ring need a zero cell on the
   ring", and solve again, until the zero cells are connected or the cuts prove infeasibility.
 
-With ``levels`` and ``flow``, :func:`solve` first tries the model without reachability (a
-relaxation) on one thread following the search strategy below, for part of the time limit:
+:func:`solve` first tries the model without reachability (a relaxation) on one thread following
+the search strategy below, for part of the time limit (under ``cuts`` it is the first round):
 its infeasibility proves Impossible, and a solution whose zero cells happen to be connected
 solves the full model. Only when neither happens is the full model solved.
 
@@ -535,13 +535,16 @@ def _model_phases(
     problem: LayoutProblem, options: SolveOptions, encoding: str, dominance: str, deadline: float,
     solver: cp_model.CpSolver, stats: dict[str, Any], totals: dict[str, Any], reasoning: Reasoning | None,
 ) -> LayoutResult:
-    """The relaxation (levels and flow only), then the full model, all before `deadline`.
+    """The relaxation, then the full model, all before `deadline`.
+
+    Under ``cuts`` the relaxation is the cut loop's first round, on one thread following the
+    search strategy; the loop then goes on from the same model.
 
     Building a model counts against the limit too: a build that meets its deadline stops
     (OutOfTime), and the phase ends without a verdict.
     """
     relaxed = None
-    if encoding in ("levels", "flow") and options.relaxation_share > 0:
+    if options.relaxation_share > 0:
         result, relaxed = _relaxation(problem, options, dominance, deadline, stats, totals, reasoning)
         if result is not None:
             return result
@@ -611,6 +614,10 @@ def _relaxation(
         stats["phase"] = "relaxation"
         stats["status"] = relaxed_solver.status_name(status)
         return _status_result(status, relaxed, relaxed_solver, problem), relaxed
+    if verdict is Status.POSSIBLE:
+        # its zero cells were split: cut each split off (sound for every encoding, see _add_cut)
+        for component in _zero_components(relaxed, relaxed_solver):
+            _add_cut(relaxed, component)
     return None, relaxed
 
 
@@ -715,7 +722,7 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
       search of small zero regions (complete within a budget: a proof either way).
     - ``heuristic`` (``--dominance none``): :mod:`cpsolve.layout.grow` grows a zero region from
       the click; it only ever answers with a board.
-    - ``relaxation``: with ``levels`` or ``flow``, the model without reachability, for at most
+    - ``relaxation``: the model without reachability, on one thread, for at most
       ``options.relaxation_share`` of the time limit; a relaxation, so its infeasibility proves
       Impossible, and a solution whose zero cells are connected solves the full model.
     - ``full model``: the model with reachability, for the time left.
