@@ -236,3 +236,16 @@ def test_model_variant_runs_the_model_alone():
     result = solve(LayoutProblem(4, 4, 3), "cp:flow", SolveOptions(time_limit=30))
     assert result.backend == "cp:flow" and result.status is Status.POSSIBLE
     assert result.stats["phases"] == "none" and result.stats["encoding"] == "flow" and result.stats["dominance"] == "none"
+
+
+@pytest.mark.parametrize(
+    "args,why",
+    [
+        (["--backends", "greedy,cp", "--encoding", "flow"], "staircase"),
+        (["--backends", "greedy", "--phases", "none"], "does not run"),
+        (["--backends", "greedy,cp:flow", "--dominance", "none"], "does not run"),
+    ],
+)
+def test_compare_refuses_cp_options_that_do_not_apply(runner, args, why):
+    result = runner.invoke(app, ["compare", "--rows", "3-3", "--cols", "3-3", "--jobs", "1", "--quiet", *args])
+    assert result.exit_code == 2 and why in result.stderr and result.stdout == ""
