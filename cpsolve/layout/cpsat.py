@@ -475,6 +475,10 @@ RESERVE = 0.1
 #: Share of the time limit for the exhaustive small-region search and for the constructive search.
 EXHAUST_SHARE = 0.1
 HEURISTIC_SHARE = 0.2
+#: Before the reach rules of cpsolve.layout.bounds (up to seconds on 100x100), a short constructive
+#: attempt for N beyond the exhaustive search: its share of the limit and its growths.
+QUICK_SHARE = 0.2
+QUICK_RESTARTS = 1
 #: Closed sets the exhaustive search may visit, and the most safe cells it is tried for (its
 #: search space grows exponentially with N; beyond that the constructive search is the better bet).
 EXHAUST_BUDGET = 20000
@@ -656,14 +660,23 @@ def _graph_phases(
     Returns a verdict when one of them decides, else None and the reasoning for the model.
     """
     from cpsolve.layout.grow import grow
-    from cpsolve.layout.reasoning import ExhaustResult, board_from_zero_set, exhaust
+    from cpsolve.layout.reasoning import ExhaustResult, apply_bounds, board_from_zero_set, exhaust
 
     if time.perf_counter() >= deadline:
         return LayoutResult(Status.UNKNOWN), None  # no time: nothing may be claimed
     try:
-        reasoning = reason(problem, deadline)
+        reasoning = reason(problem, deadline, bounds=False)
     except OutOfTime:
         return LayoutResult(Status.UNKNOWN), None
+    if reasoning.board is None and reasoning.impossible is None and reasoning.safe_count > EXHAUST_MAX_SAFE:
+        # a quick constructive attempt before the costlier reach rules: most large cases end here
+        quick = grow(reasoning, min(deadline, time.perf_counter() + options.time_limit * QUICK_SHARE), options.seed,
+                     max_restarts=QUICK_RESTARTS)
+        if quick.zero is not None:
+            stats["phase"] = "heuristic"
+            return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, reasoning, quick.zero, quick.click)), reasoning
+    if reasoning.board is None and reasoning.impossible is None:
+        apply_bounds(reasoning, deadline)
     if reasoning.impossible is not None:
         stats["phase"], stats["reason"] = "reasoning", reasoning.impossible
         return LayoutResult(Status.IMPOSSIBLE), reasoning

@@ -169,7 +169,11 @@ def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int, deadline: 
         parent: dict[Cell, Cell | None] = {cell: None for cell in growth.zero}
         heap = [(0, cell) for cell in sorted(growth.zero)]
         found = None
+        pops = 0
         while heap:
+            pops += 1
+            if deadline is not None and pops % 1024 == 0 and time.perf_counter() > deadline:
+                return False
             spent, cell = heapq.heappop(heap)
             if spent > cost[cell]:
                 continue

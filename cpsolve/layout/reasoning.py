@@ -49,7 +49,7 @@ from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import LayoutProblem
 from cpsolve.symbols import CLICK, MINE, SAFE
 
-__all__ = ["Reasoning", "reason", "exhaust", "board_from_zero_set", "ExhaustResult", "OutOfTime"]
+__all__ = ["Reasoning", "reason", "apply_bounds", "exhaust", "board_from_zero_set", "ExhaustResult", "OutOfTime"]
 
 
 class OutOfTime(Exception):
@@ -122,7 +122,7 @@ def board_from_zero_set(problem: LayoutProblem, reasoning: Reasoning, zero: set[
     return Board(mines=mines, click=click, present=present if problem.template is not None else None)
 
 
-def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
+def reason(problem: LayoutProblem, deadline: float | None = None, bounds: bool = True) -> Reasoning:
     """Graph reasoning on a problem: Impossible by the bounds in the module docstring, or the regions.
 
     Then the rules of :mod:`cpsolve.layout.bounds` (separators force cells safe; layer and moat
@@ -132,6 +132,8 @@ def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
         problem: Any layout problem.
         deadline: A ``time.perf_counter()`` value: the separator and layer rules stop early there
             (what they found by then still holds), and the steps before them raise OutOfTime.
+        bounds: Apply the rules of :mod:`cpsolve.layout.bounds` (False leaves them to a later
+            :func:`apply_bounds`, after a quick constructive attempt has had its chance).
 
     Returns:
         The reasoning; ``impossible`` says why when no board exists, ``board`` holds one for N = 1.
@@ -198,11 +200,12 @@ def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
     reasoning.safe_ok = frozenset(other for cell in reasoning.zero_ok for other in closed[cell])
     if click is not None:
         reasoning.distance = _distances(click, regions[0], closed)
-    _apply_bounds(reasoning, deadline)
+    if bounds:
+        apply_bounds(reasoning, deadline)
     return reasoning
 
 
-def _apply_bounds(reasoning: Reasoning, deadline: float | None) -> None:
+def apply_bounds(reasoning: Reasoning, deadline: float | None = None) -> None:
     """The separator, layer and moat rules (:mod:`cpsolve.layout.bounds`), on one region only.
 
     With several regions (a free click), Z lies in one of them but the rules assume one, so they
