@@ -38,8 +38,9 @@ IMPOSSIBLE = "Impossible"
 UNKNOWN = "Unknown"
 _HEADER = "Case #"
 #: The longest line of a layout input: ``R C M`` within MAX_CELLS takes under 30 characters, so
-#: this leaves room for any spacing and stops a file without newlines from being read whole.
-MAX_CASE_LINE = 1000
+#: this leaves room for any spacing (and for a T of thousands of digits, refused with its own
+#: message) and stops a file without newlines from being read whole.
+MAX_CASE_LINE = 100_000
 
 
 @dataclass(frozen=True)
