@@ -35,7 +35,9 @@ def compare(
         str, typer.Option(help="Comma-separated backends to run on every case; cp:levels, cp:flow, cp:cuts run the CP model "
                                "alone under that encoding (phases off, dominance none).")
     ] = "greedy,cp",
-    phases: Annotated[Phases, typer.Option(help="CP backend: all runs reasoning and search before the model; none the model alone.")] = Phases("all"),
+    phases: Annotated[
+        Phases, typer.Option(help="CP backend: all runs reasoning and search before the model; none the model alone.")
+    ] = Phases("all"),
     dominance: Annotated[Optional[Dominance], typer.Option(help="CP-SAT dominance level.")] = None,
     encoding: Annotated[Optional[Encoding], typer.Option(help="CP-SAT reachability encoding.")] = None,
     time_limit: Annotated[float, typer.Option(help="Seconds per case and backend.")] = 60.0,
