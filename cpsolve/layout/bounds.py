@@ -40,7 +40,15 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING, Any
+
 from cpsolve.grid import Cell
+
+if TYPE_CHECKING:
+    from cpsolve.layout.reasoning import Reasoning
+
+#: A cell's closed neighbourhood, as :class:`cpsolve.layout.reasoning.Reasoning` keeps it.
+Closed = dict[Cell, tuple[Cell, ...]]
 
 __all__ = ["Bounds", "distances_within", "forced_safe", "layer_bound", "moat_bound", "check_bounds"]
 
@@ -63,7 +71,7 @@ class Bounds:
     layers: dict[str, int] = field(default_factory=dict)
 
 
-def distances_within(sources: list[Cell] | set[Cell], inside, closed) -> dict[Cell, int]:
+def distances_within(sources: Any, inside: Any, closed: Closed) -> dict[Cell, int]:
     """Breadth-first distances from `sources` (distance 0) through cells of `inside` (king steps)."""
     distance = {source: 0 for source in sources}
     queue = deque(distance)
@@ -76,14 +84,14 @@ def distances_within(sources: list[Cell] | set[Cell], inside, closed) -> dict[Ce
     return distance
 
 
-def _access(terminal: Cell, click: Cell | None, zero_ok, closed) -> set[Cell]:
+def _access(terminal: Cell, click: Cell | None, zero_ok: Any, closed: Closed) -> set[Cell]:
     """The cells through which Z can meet N[terminal]: the click itself, or zero_ok cells of N[t]."""
     if terminal == click:
         return {click}
     return {cell for cell in closed[terminal] if cell in zero_ok}
 
 
-def _separates(m: Cell, access: dict[Cell, set[Cell]], zero_ok, closed) -> bool:
+def _separates(m: Cell, access: dict[Cell, set[Cell]], zero_ok: Any, closed: Closed) -> bool:
     """True when a mine on m leaves no connected Z meeting every terminal's access cells.
 
     Args:
@@ -120,10 +128,10 @@ class _Window:
 
     __slots__ = ("inside", "removed", "centre", "radius")
 
-    def __init__(self, inside, removed, centre: Cell, radius: int) -> None:
+    def __init__(self, inside: Any, removed: Any, centre: Cell, radius: int) -> None:
         self.inside, self.removed, self.centre, self.radius = inside, removed, centre, radius
 
-    def __contains__(self, cell) -> bool:
+    def __contains__(self, cell: Any) -> bool:
         return (max(abs(cell[0] - self.centre[0]), abs(cell[1] - self.centre[1])) <= self.radius
                 and cell in self.inside and cell not in self.removed)
 
@@ -133,14 +141,14 @@ class _Without:
 
     __slots__ = ("inside", "removed")
 
-    def __init__(self, inside, removed) -> None:
+    def __init__(self, inside: Any, removed: Any) -> None:
         self.inside, self.removed = inside, removed
 
-    def __contains__(self, cell) -> bool:
+    def __contains__(self, cell: Any) -> bool:
         return cell in self.inside and cell not in self.removed
 
 
-def forced_safe(reasoning, deadline: float | None = None) -> tuple[frozenset[Cell], bool]:
+def forced_safe(reasoning: Reasoning, deadline: float | None = None) -> tuple[frozenset[Cell], bool]:
     """Cells the separator rule forces safe (module docstring), to a fixpoint.
 
     Returns:
@@ -178,7 +186,7 @@ def forced_safe(reasoning, deadline: float | None = None) -> tuple[frozenset[Cel
     return frozenset(forced), True
 
 
-def _bfs_parents(sources, inside, closed) -> dict[Cell, Cell | None]:
+def _bfs_parents(sources: Any, inside: Any, closed: Closed) -> dict[Cell, Cell | None]:
     parent: dict[Cell, Cell | None] = {source: None for source in sources}
     queue = deque(sorted(sources))
     while queue:
@@ -193,7 +201,7 @@ def _bfs_parents(sources, inside, closed) -> dict[Cell, Cell | None]:
 class _Layers:
     """Distances from each root inside safe_ok and their layer minima, computed once per root."""
 
-    def __init__(self, reasoning) -> None:
+    def __init__(self, reasoning: Reasoning) -> None:
         self.reasoning = reasoning
         self.distance: dict[Cell, dict[Cell, int]] = {}
         self.minima: dict[Cell, dict[int, int]] = {}
@@ -209,7 +217,7 @@ class _Layers:
         return self.minima[root]
 
 
-def _layer_minima(distance: dict[Cell, int], zero_ok, closed) -> dict[int, int]:
+def _layer_minima(distance: dict[Cell, int], zero_ok: Any, closed: Closed) -> dict[int, int]:
     """For each layer j, the least |N[z] & L_j| over cells z of zero_ok in L_j."""
     minima: dict[int, int] = {}
     for cell, j in distance.items():
@@ -232,7 +240,7 @@ def _sweep(low: int, high: int, minima: dict[int, int]) -> int | None:
     return total
 
 
-def layer_bound(reasoning, terminals: list[Cell], roots: list[Cell], layers: _Layers | None = None,
+def layer_bound(reasoning: Reasoning, terminals: list[Cell], roots: list[Cell], layers: _Layers | None = None,
                 deadline: float | None = None) -> int | None:
     """The layer rule's bound on N, the best over the given roots; None: no Z can exist.
 
@@ -264,7 +272,9 @@ def layer_bound(reasoning, terminals: list[Cell], roots: list[Cell], layers: _La
     return best
 
 
-def moat_bound(reasoning, terminals: list[Cell], layers: _Layers | None = None, deadline: float | None = None) -> int:
+def moat_bound(
+    reasoning: Reasoning, terminals: list[Cell], layers: _Layers | None = None, deadline: float | None = None
+) -> int:
     """The moat rule's bound on N: disjoint balls around the terminals, grown together until they touch."""
     if len(terminals) < 2 or (deadline is not None and time.perf_counter() > deadline):
         return 0
@@ -295,7 +305,7 @@ def moat_bound(reasoning, terminals: list[Cell], layers: _Layers | None = None, 
     return total
 
 
-def check_bounds(reasoning, deadline: float | None = None) -> Bounds:
+def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
     """Apply the three rules to a reasoning with regions (N > 1); Impossible when one proves it."""
     forced, complete = forced_safe(reasoning, deadline)
     bounds = Bounds(forced=forced, complete=complete)
