@@ -672,6 +672,7 @@ def _graph_phases(
         # a quick constructive attempt before the costlier reach rules: most large cases end here
         quick = grow(reasoning, min(deadline, time.perf_counter() + options.time_limit * QUICK_SHARE), options.seed,
                      max_restarts=QUICK_RESTARTS)
+        stats["restarts"] = quick.restarts
         if quick.zero is not None:
             stats["phase"] = "heuristic"
             return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, reasoning, quick.zero, quick.click)), reasoning
@@ -697,7 +698,7 @@ def _graph_phases(
         return LayoutResult(Status.IMPOSSIBLE), reasoning
     now = time.perf_counter()
     grown = grow(reasoning, min(deadline, now + options.time_limit * HEURISTIC_SHARE), options.seed)
-    stats["restarts"] = grown.restarts
+    stats["restarts"] = stats.get("restarts", 0) + grown.restarts
     if grown.zero is not None:
         stats["phase"] = "heuristic"
         return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, reasoning, grown.zero, grown.click)), reasoning
