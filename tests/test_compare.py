@@ -108,3 +108,16 @@ def test_the_backend_check_imports_no_solver():
             " print(sorted({name.split('.')[0] for name in sys.modules} & {'ortools', 'minizinc'}))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.splitlines() == ["['greedy', 'cp', 'minizinc']", "[]"], result.stderr
+
+
+def test_settings_keys_are_those_of_stores_written_before_phases_existed():
+    """A store's records are keyed by the settings that decide verdicts; fields added later are left
+    out at their default, and an output path never counts, so old stores still resume."""
+    from cpsolve.layout import SolveOptions
+    from cpsolve.sweep.compare import layout_settings
+
+    before = {"time_limit": 60.0, "seed": 0, "encoding": None, "dominance": None, "solver": "gecode",
+              "relaxation_share": 0.3}
+    assert layout_settings(SolveOptions()) == before
+    assert layout_settings(SolveOptions(workers=3, export_model="m.pbtxt")) == before
+    assert layout_settings(SolveOptions(phases=False)) == {**before, "phases": False}

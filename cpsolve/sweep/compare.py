@@ -25,9 +25,11 @@ from cpsolve.sweep.tasks import LAYOUT, solve_layout_chunk
 
 __all__ = ["BackendSummary", "Comparison", "layout_settings", "run_comparison"]
 
-#: SolveOptions fields that change how fast, never what, a backend answers: left out of the
-#: store's settings, so a sweep resumed with another --jobs finds its records.
-_SPEED_ONLY = frozenset({"workers"})
+#: SolveOptions fields that never change what a backend answers (how fast, where a model is written):
+#: left out of the store's settings, so a sweep resumed with another --jobs finds its records.
+_NOT_VERDICT = frozenset({"workers", "export_model"})
+#: Fields added after stores were first written, left out at their default so those stores still resume.
+_LATER_DEFAULTS = {"phases": True}
 
 
 @dataclass
@@ -133,8 +135,9 @@ class Comparison:
 
 
 def layout_settings(options: SolveOptions) -> dict[str, Any]:
-    """The settings that decide a layout verdict: every SolveOptions field but the speed-only ones."""
-    return {name: value for name, value in dataclasses.asdict(options).items() if name not in _SPEED_ONLY}
+    """The settings that decide a layout verdict: every SolveOptions field but those that cannot."""
+    return {name: value for name, value in dataclasses.asdict(options).items()
+            if name not in _NOT_VERDICT and not (name in _LATER_DEFAULTS and value == _LATER_DEFAULTS[name])}
 
 
 @dataclass
