@@ -47,3 +47,30 @@ def test_an_error_caused_by_ctrl_c_is_an_interruption(runner, monkeypatch):
     monkeypatch.setattr("cpsolve.layout.solve", interrupted_import)
     result = runner.invoke(app, ["layout", "3", "3", "1"])
     assert result.exit_code == 130 and result.stderr == "cpsolve: interrupted\n"
+
+
+def test_ctrl_c_in_a_cp_sat_search_is_an_interruption_not_a_time_limit(tmp_path):
+    """CP-SAT would catch SIGINT and end the search as if the time had run out (exit 3, "time limit");
+    cpsolve stops the search itself and says it was interrupted (exit 130), at once."""
+    import os
+    import signal
+    import time
+
+    # an open 40x40 board, a pinned click and three fixed safe cells far apart, N = 160: the model
+    # alone searches for many seconds
+    rows = [["?"] * 40 for _ in range(40)]
+    for (row, col), mark in {(10, 28): ".", (26, 19): ".", (33, 0): ".", (38, 33): "c"}.items():
+        rows[row][col] = mark
+    template = tmp_path / "open.txt"
+    template.write_text("\n".join("".join(row) for row in rows) + "\n")
+    command = [sys.executable, "-m", "cpsolve", "layout", "1440", "--template", str(template), "--phases", "none",
+               "--time-limit", "60", "--stats"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)  # start-up, building the model, and into the search
+    assert process.poll() is None, "the search ended before it could be interrupted"
+    pressed = time.monotonic()
+    os.kill(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert stderr == "cpsolve: interrupted\n" and stdout == ""
+    assert time.monotonic() - pressed < 10

@@ -252,7 +252,7 @@ sys.path.insert(0, {tests!r})
 
 if __name__ == "__main__":
     import sweep_helpers
-    from cpsolve.sweep.interrupt import interrupts_between_solves
+    from cpsolve.interrupt import interrupts_between_solves
     from cpsolve.sweep.session import open_executor
 
     try:

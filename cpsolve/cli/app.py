@@ -79,8 +79,12 @@ class _ReportingGroup(TyperGroup):
             raise
 
     def invoke(self, ctx: Any) -> Any:
+        from cpsolve.interrupt import interrupts_stop_solves
+
         try:
-            return super().invoke(ctx)
+            # held from the start, before a command starts the threads OR-Tools does (cpsolve.interrupt)
+            with interrupts_stop_solves():
+                return super().invoke(ctx)
         except CpsolveError as error:
             raise fail(str(error), error.exit_code) from None
         except BrokenPipeError:

@@ -95,7 +95,7 @@ def _backend_names(text: str) -> list[str]:
 
     A built-in backend is checked by name, not imported: OR-Tools starts a thread when it is
     imported, and a thread started before the sweep holds Ctrl-C takes Ctrl-C in the middle of a
-    solve (:mod:`cpsolve.sweep.interrupt`). The sweep imports it, with Ctrl-C held.
+    solve (:mod:`cpsolve.interrupt`). The sweep imports it, with Ctrl-C held.
     """
     from cpsolve.layout import BACKENDS, MODEL_VARIANTS, backend_function
 

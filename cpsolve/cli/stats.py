@@ -97,7 +97,7 @@ def _games_as_sweep(settings, games: int, jobs: int, scheduler: str | None, stor
                     resume: bool, quiet: bool) -> tuple[dict, int]:
     """The games as tasks of a sweep (here, on a local Dask cluster or a remote one), kept in the store if asked."""
     from cpsolve.cli.tables import progress_bar
-    from cpsolve.sweep.interrupt import interrupts_between_solves
+    from cpsolve.interrupt import interrupts_between_solves
     from cpsolve.sweep.session import run_game_sweep
 
     # the progress bar's thread is started with Ctrl-C held, as the sweep holds it

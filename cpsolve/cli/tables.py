@@ -20,7 +20,7 @@ __all__ = ["progress_bar", "print_comparison"]
 def progress_bar(total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
     """A progress bar over `total` cases on a terminal (not with --quiet); yields its advance function or None.
 
-    Start it inside :func:`cpsolve.sweep.interrupt.interrupts_between_solves` (a sweep's context
+    Start it inside :func:`cpsolve.interrupt.interrupts_between_solves` (a sweep's context
     holds it), so its refresh thread leaves Ctrl-C to the sweep too.
     """
     if quiet or not sys.stderr.isatty():

@@ -12,6 +12,7 @@ import time
 
 from cpsolve.deduce.count import ComponentCount, DeadlineReached
 from cpsolve.deduce.position import NEIGHBOUR_STEPS, Cell, Component, Position
+from cpsolve import interrupt
 from cpsolve.outcome import Status, status_from_cp_sat
 
 __all__ = ["solve_position", "enumerate_component"]
@@ -91,7 +92,7 @@ def solve_position(position: Position, deadline: float | None = None) -> tuple[S
             return Status.UNKNOWN, None
         solver.parameters.max_time_in_seconds = left
     solver.parameters.num_workers = 1  # the machine is shared, and these models are easy
-    status = status_from_cp_sat(solver.solve(model), model)
+    status = status_from_cp_sat(interrupt.solve(solver, model), model)
     if status is Status.POSSIBLE:
         return status, frozenset(cell for cell, var in mine.items() if solver.boolean_value(var))
     return status, None
@@ -134,7 +135,7 @@ def enumerate_component(component: Component, by_mines: bool, deadline: float | 
         if left <= 0:
             raise DeadlineReached
         solver.parameters.max_time_in_seconds = left
-    code = solver.solve(model, Tally())
+    code = interrupt.solve(solver, model, Tally())
     # enumeration ends OPTIMAL when every solution was seen, INFEASIBLE when there were none;
     # FEASIBLE means it stopped part-way (the time limit), so the tally is incomplete
     if status_from_cp_sat(code, model) is Status.UNKNOWN or code == cp_model.FEASIBLE:

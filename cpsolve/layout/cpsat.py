@@ -75,6 +75,7 @@ import networkx as nx
 import numpy as np
 from ortools.sat.python import cp_model
 
+from cpsolve import interrupt
 from cpsolve.board import Board
 from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import Dominance, Encoding, LayoutProblem, LayoutResult, SolveOptions, Status, UnsupportedProblem
@@ -444,7 +445,7 @@ def _run_model(model: cp_model.CpModel, solver: cp_model.CpSolver, seconds: floa
     if seconds <= 0:
         return cp_model.UNKNOWN
     solver.parameters.max_time_in_seconds = seconds
-    status = solver.solve(model)
+    status = interrupt.solve(solver, model)
     totals["conflicts"] += solver.num_conflicts
     totals["branches"] += solver.num_branches
     totals["solver_seconds"] += solver.wall_time

@@ -2,7 +2,7 @@
 
 A Ctrl-C at the terminal goes to every process of the foreground process group, and a local
 cluster's worker processes are in it. There it did harm: CP-SAT catches SIGINT while it searches
-(as :mod:`cpsolve.sweep.interrupt` explains), and in a Dask worker, where the solve runs off the
+(as :mod:`cpsolve.interrupt` explains), and in a Dask worker, where the solve runs off the
 main thread, its handler ends the process with C++ ``terminate called`` lines; Dask's own handler
 prints tracebacks. The driver already turns Ctrl-C into a clean stop (pending tasks cancelled,
 what finished kept in the store, exit 130) and closes the cluster, so the workers need not hear it.

@@ -184,7 +184,7 @@ class DaskExecutor(Executor):
     def _start(self, address: str | None, workers: int, connect_timeout: float) -> None:
         from dask.distributed import Client, LocalCluster
 
-        from cpsolve.sweep.interrupt import children_ignore_interrupts, interrupts_deferred
+        from cpsolve.interrupt import children_ignore_interrupts, interrupts_deferred
 
         # Dask turns a Ctrl-C in the middle of its start-up into errors of its own: take it after
         with interrupts_deferred():

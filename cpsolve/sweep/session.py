@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from cpsolve.sweep.cases import CHEAP_CHUNK, chunk_size, count_cases, iter_cases
-from cpsolve.sweep.interrupt import interrupts_between_solves
+from cpsolve.interrupt import interrupts_between_solves
 
 __all__ = ["available_cores", "fit_workers", "open_store", "open_executor", "LayoutSweep", "run_game_sweep"]
 
