@@ -1,8 +1,8 @@
 """Whole-process time of cpsolve's commands against ``python -c "import numpy"``, as ratios.
 
-Each command runs as a fresh process (``python -m cpsolve ...``, as the console script does),
-interleaved with the baseline so both see the same machine; the figure is the median of
-``--runs`` runs. Run it alone: two cores are easily shared, and a figure taken while other work
+Each command runs as a fresh process through the ``cpsolve`` console script beside this Python
+(``python -m cpsolve`` where there is none), interleaved with the baseline so both see the same
+machine; the figure is the median of ``--runs`` runs. Run it alone: two cores are easily shared, and a figure taken while other work
 runs is noise.
 
     python benchmarks/startup.py [--runs 15]
@@ -37,6 +37,12 @@ def _seconds(command: list[str]) -> float:
     return time.perf_counter() - started
 
 
+def _cpsolve() -> list[str]:
+    """How a user starts cpsolve: the console script installed beside this Python, else ``-m``."""
+    script = Path(sys.executable).parent / "cpsolve"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "cpsolve"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -46,7 +52,7 @@ def main() -> None:
     for _ in range(args.runs):
         baseline.append(_seconds(BASELINE))
         for name, arguments in COMMANDS.items():
-            times[name].append(_seconds([sys.executable, "-m", "cpsolve", *arguments]))
+            times[name].append(_seconds([*_cpsolve(), *arguments]))
     reference = statistics.median(baseline)
     print(f"python -c 'import numpy': {reference:.3f} s (median of {args.runs})")
     print(f"{'command':40} {'median s':>9} {'ratio':>6}")

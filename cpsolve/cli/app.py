@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-from difflib import get_close_matches
 from typing import Annotated, Any, Optional
 
 import typer
@@ -73,6 +72,8 @@ class _ReportingGroup(TyperGroup):
             return super().resolve_command(ctx, args)
         except _ClickUsageError as error:
             # typer suggests among the commands built so far; suggest among all of them
+            from difflib import get_close_matches
+
             matches = get_close_matches(args[0], list(COMMANDS)) if args else []
             if matches and "Did you mean" not in error.message:
                 error.message = f"{error.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Optional
 
@@ -166,7 +165,9 @@ def _layout_single(problem, backend: str, options, output_format: OutputFormat, 
     if stats:
         _report_stats(result)
     if output_format is OutputFormat.json:
-        typer.echo(json.dumps(layout_json(problem, result)))
+        from json import dumps
+
+        typer.echo(dumps(layout_json(problem, result)))
     elif result.status is not Status.UNKNOWN:
         rows = result.board.to_rows() if result.board is not None else None
         typer.echo("\n".join(answer_lines(result.status.value, rows)))
@@ -177,6 +178,8 @@ def _layout_single(problem, backend: str, options, output_format: OutputFormat, 
 
 
 def _layout_batch(path: str, backend: str, options, output_format: OutputFormat, stats: bool) -> int:
+    from json import dumps
+
     from cpsolve.formats import answer_lines, format_layout_case, layout_json, read_layout_cases
     from cpsolve.layout import LayoutProblem, Status, solve
 
@@ -196,7 +199,7 @@ def _layout_batch(path: str, backend: str, options, output_format: OutputFormat,
         if stats:
             _report_stats(result)
         if output_format is OutputFormat.json:
-            out.write(json.dumps(layout_json(problem, result, case.number)) + "\n")
+            out.write(dumps(layout_json(problem, result, case.number)) + "\n")
         else:
             rows = result.board.to_rows() if result.board is not None else None
             out.write(format_layout_case(case.number, answer_lines(result.status.value, rows)))

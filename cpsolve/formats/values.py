@@ -19,7 +19,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -113,6 +112,8 @@ def json_line(payload: dict[str, Any]) -> str:
         if isinstance(value, list):
             return [swap(item) for item in value]
         return value
+
+    import json  # here: a command that writes no JSON does not pay for it
 
     text = json.dumps({key: swap(value) for key, value in payload.items()})
     for index, value in enumerate(big):
