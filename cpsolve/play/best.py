@@ -1,0 +1,464 @@
+"""The best player: perfect deduction with the total, and when stuck, the guess most likely to win.
+
+The player clears every cell that is safe in every mine placement consistent with what it sees
+(with the total), flags every cell that is a mine in all of them, and when nothing is certain,
+guesses. The guess, in order of precedence (:func:`decide`):
+
+1. **Forced 50/50.** Two covered cells that one number says hold exactly one mine, where every
+   other covered neighbour of either touches both: no click can ever tell them apart, so the
+   guess must be made some time, and making it now costs nothing (the rest of the board is
+   independent of which one it is). Guessed at once.
+2. **Endgame.** With at most :data:`ENDGAME_SOLUTIONS` placements left, an exact game-tree search
+   over them (``endgame`` in :mod:`cpsolve.play.best_engine`) gives each guess's chance of
+   winning with best play after it; the best is taken.
+3. **Look-ahead.** Otherwise the candidates are the frontier cells whose safety is within
+   :data:`CANDIDATE_RATIO` of the safest, and a few floating cells (covered cells next to no
+   number) that stand for the different shapes of neighbourhood. Each is scored by its chance of
+   *surviving this click and the next*: over the numbers n it may show, the chance it is safe and
+   shows n, times the safety of the best cell of the position that follows (1 when that position
+   has a certain move). The next safety blends the safest and the next safest cell
+   (:data:`BLEND`), since a lone safe-looking cell is often a trap of its own. Cells whose number
+   is already determined (*dead*: it can show one number only, so it teaches nothing) go last.
+   The highest score wins; exact ties are broken by the seeded generator.
+
+Every choice reads the view only (:class:`View`: the shown numbers, flags, covered cells and the
+total); :func:`play_best` keeps the mines in a separate table that only answers reveals.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.grid import Cell, PaddedGrid, mine_numbers
+from cpsolve.play import best_engine as engine
+
+__all__ = [
+    "View",
+    "Candidate",
+    "Advice",
+    "Decision",
+    "Move",
+    "BestGame",
+    "REASONS",
+    "decide",
+    "advise",
+    "play_best",
+]
+
+#: Frontier cells whose safety is at least this share of the safest cell's are looked ahead from.
+CANDIDATE_RATIO = 0.9
+#: At most this many frontier candidates (the safest).
+FRONTIER_CANDIDATES = 12
+#: At most this many floating candidates (one or two per shape of neighbourhood).
+FLOATING_CANDIDATES = 8
+#: The next position's safety: (1 - BLEND) x its safest cell + BLEND x its next safest.
+BLEND = 0.2
+#: The endgame search runs when at most this many placements are left.
+ENDGAME_SOLUTIONS = 1000
+#: The endgame search's budget (solution-by-cell visits) before it gives up for the look-ahead.
+ENDGAME_BUDGET = 20_000_000
+#: Scores within this (relative) of each other are a tie, broken by the generator.
+TIE = 1e-9
+
+#: Why a guess was chosen (Advice.reason), in words for the hint.
+REASONS = {
+    "certain": "certain moves: no guess needed",
+    "forced": "a forced 50/50: no click can ever tell these two cells apart, so guess one now",
+    "endgame": "exact game-tree search over every placement left: the best chance of winning",
+    "lookahead": "the best chance of surviving this click and the next",
+    "safest": "the safest cell (the time limit left no room to look ahead)",
+    "no_solution": "no placement of mines fits what is shown",
+}
+
+
+@dataclass
+class View:
+    """What a player sees, on the flat padded layout of :class:`cpsolve.grid.PaddedGrid`.
+
+    Attributes:
+        grid: The layout.
+        state: Each cell's state (:mod:`cpsolve.cell_states`); the border is absent.
+        shown: The number each cleared cell shows (other entries are never read).
+        total: The number of mines on the board, or -1 when unknown.
+    """
+
+    grid: PaddedGrid
+    state: bytearray
+    shown: bytearray
+    total: int
+    offsets: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.offsets = np.array(self.grid.offsets, dtype=np.int64)
+
+    @classmethod
+    def from_position(cls, position) -> View:
+        """The view of a :class:`cpsolve.deduce.Position` (its holes are absent cells)."""
+        grid = PaddedGrid(position.rows, position.cols)
+        state = bytearray([ABSENT]) * grid.size
+        shown = bytearray(grid.size)
+        for cell, number in position.clues.items():
+            index = grid.index(*cell)
+            state[index] = CLEARED
+            shown[index] = number
+        for cell in position.known_mines:
+            state[grid.index(*cell)] = FLAGGED
+        for cell in position.unknown:
+            state[grid.index(*cell)] = COVERED
+        return cls(grid, state, shown, -1 if position.total is None else position.total)
+
+    def position(self):
+        """The view as a :class:`cpsolve.deduce.Position`."""
+        return engine.view_position(bytes(self.state), bytes(self.shown), self.grid, self.total)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A guess considered, with what it was judged by (flat index `cell`; None where not computed).
+
+    Attributes:
+        cell: The cell (a flat padded index in a :class:`Decision`, (row, col) in an :class:`Advice`).
+        safety: The chance it holds no mine.
+        survival: The chance of surviving this click and the next (the look-ahead's score).
+        progress: The chance the click leads to a certain move.
+        opening: The chance it shows no mine around beyond the flags: its neighbours open.
+        win: The exact chance of winning with best play after it (the endgame search).
+        dead: Whether it can show only one number (it teaches nothing).
+    """
+
+    cell: int | Cell
+    safety: float | Fraction
+    survival: float | None = None
+    progress: float | None = None
+    opening: float | None = None
+    win: float | None = None
+    dead: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The strategy's answer on a view (flat indices): certain cells, or one guess and why."""
+
+    safe: tuple[int, ...]
+    mines: tuple[int, ...]
+    guess: Candidate | None
+    reason: str
+    candidates: tuple[Candidate, ...] = ()
+    log_solutions: float = float("-inf")
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the best player would do now in a position (0-based (row, col) cells).
+
+    Attributes:
+        status: ``ok``, or ``no_solution`` when no placement fits.
+        safe: Every covered cell safe in all placements.
+        mines: Every covered cell that is a mine in all placements.
+        guess: When nothing is certain, the recommended guess; its safety is exact.
+        reason: Why (a key of :data:`REASONS`).
+        candidates: The guesses considered, best first (safeties exact).
+        solutions: The number of placements, when it was counted exactly (advise does).
+    """
+
+    status: str
+    safe: tuple[Cell, ...]
+    mines: tuple[Cell, ...]
+    guess: Candidate | None
+    reason: str
+    candidates: tuple[Candidate, ...]
+    solutions: int | None = None
+
+
+# -- the strategy ------------------------------------------------------------------------------
+
+def _around(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """For each padded cell, how many of its neighbours are in `mask` (the border wraps harmlessly:
+    border cells are absent, so no real cell is next to a wrapped one)."""
+    count = np.zeros(mask.shape[0], dtype=np.int16)
+    for step in offsets.tolist():
+        count += np.roll(mask, -step)
+    return count
+
+
+def _forced_pair(view: View, state: np.ndarray) -> tuple[int, int] | None:
+    """Two covered cells that hold exactly one mine and that no click can ever tell apart.
+
+    A number sees exactly these two covered cells and needs one more mine; every other cell next
+    to either (but flags and absent cells) is next to both, so swapping the two maps the
+    placements with the mine on one to those with it on the other, now and after any reveal.
+    """
+    steps = view.offsets.tolist()
+    covered = state == COVERED
+    candidates = np.flatnonzero((state == CLEARED) & (_around(covered, view.offsets) == 2))
+    for w in candidates.tolist():
+        pair = [w + s for s in steps if state[w + s] == COVERED]
+        flags = sum(1 for s in steps if state[w + s] == FLAGGED)
+        if view.shown[w] - flags != 1:
+            continue
+        a, b = pair
+        near_a = {a + s for s in steps if state[a + s] in (COVERED, CLEARED)} - {b}
+        near_b = {b + s for s in steps if state[b + s] in (COVERED, CLEARED)} - {a}
+        if near_a == near_b:
+            return a, b
+    return None
+
+
+def _candidates(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The cells to look ahead from: the near-safest frontier cells, and floating cells of each shape."""
+    covered = state == COVERED
+    best = safety[covered].max()
+    near_clue = _around(state == CLEARED, view.offsets) > 0
+    front = np.flatnonzero(covered & near_clue & (safety >= best * CANDIDATE_RATIO))
+    front = front[np.argsort(-safety[front], kind="stable")][:FRONTIER_CANDIDATES]
+    floating = np.flatnonzero(covered & ~near_clue)
+    chosen = front.tolist()
+    if len(floating) and safety[floating[0]] >= best * CANDIDATE_RATIO:
+        # a shape: how many covered neighbours (fewer: likelier to open), and whether it is next
+        # to the frontier (its number would join a component)
+        room = _around(covered, view.offsets)[floating]
+        touches = _around(covered & near_clue, view.offsets)[floating] > 0
+        shape = room.astype(np.int64) * 2 + (~touches)
+        order = np.lexsort((rng.random(len(floating)), shape))
+        seen: set[int] = set()
+        picked = 0
+        for i in order.tolist():
+            if shape[i] in seen and picked >= 2:
+                continue
+            seen.add(int(shape[i]))
+            chosen.append(int(floating[i]))
+            picked += 1
+            if picked >= FLOATING_CANDIDATES:
+                break
+    return np.array(chosen, dtype=np.int64)
+
+
+def _pick(rng: np.random.Generator, cells: list[int], scores: list[float]) -> int:
+    """The index of the best score, ties (within TIE) broken by the generator."""
+    top = max(scores)
+    tied = [i for i, s in enumerate(scores) if s >= top - TIE * max(1.0, abs(top))]
+    return tied[0] if len(tied) == 1 else tied[int(rng.integers(len(tied)))]
+
+
+def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decision | None:
+    size = len(view.state)
+    cells, values = np.zeros(size, dtype=np.int64), np.zeros(size)
+    status, count, _ = engine.endgame(view.state, view.shown, view.offsets, view.total, ENDGAME_SOLUTIONS,
+                                      ENDGAME_BUDGET, cells, values)
+    if status != engine.OK or count == 0:
+        return None
+    found = [Candidate(int(cells[i]), float(safety[cells[i]]), win=float(values[i])) for i in range(count)]
+    # best win chance first; among equal ones the safest (it loses least on the way)
+    found.sort(key=lambda c: (-round(c.win, 12), -c.safety))
+    top = [c for c in found if c.win >= found[0].win - TIE and c.safety >= found[0].safety - TIE]
+    guess = top[int(rng.integers(len(top)))] if len(top) > 1 else top[0]
+    return Decision((), (), guess, "endgame", tuple(found[:8]))
+
+
+def _lookahead(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator) -> Decision:
+    cells = _candidates(view, state, safety, rng)
+    out = np.zeros(len(cells) * 9 * engine.FIELDS)
+    status = engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, out)
+    if status != engine.OK:  # pragma: no cover - the view was consistent a moment ago
+        raise RuntimeError(f"look-ahead failed with status {status}")
+    table = out.reshape(len(cells), 9, engine.FIELDS)
+    chance, best, second, clears = table[:, :, 0], table[:, :, 1], table[:, :, 2], table[:, :, 3]
+    survival = (chance * ((1 - BLEND) * best + BLEND * second)).sum(axis=1)
+    progress = (chance * (clears > 0)).sum(axis=1)
+    flags = _around(state == FLAGGED, view.offsets)[cells]
+    opening = chance[np.arange(len(cells)), flags]
+    dead = (chance > 0).sum(axis=1) <= 1
+    found = [Candidate(int(c), float(safety[c]), float(survival[i]), float(progress[i]), float(opening[i]),
+                       dead=bool(dead[i])) for i, c in enumerate(cells.tolist())]
+    living = [c for c in found if not c.dead] or found
+    index = _pick(rng, [c.cell for c in living], [c.survival for c in living])
+    guess = living[index]
+    found.sort(key=lambda c: (c.dead, -c.survival, -c.safety))
+    return Decision((), (), guess, "lookahead", tuple(found[:8]))
+
+
+def decide(view: View, rng: np.random.Generator, deadline: float | None = None) -> Decision:
+    """The best player's move on a view: the certain cells, or one guess (module notes).
+
+    Args:
+        view: What the player sees.
+        rng: Breaks exact ties (the same generator state gives the same move).
+        deadline: A ``time.perf_counter()`` value; past it, the safest cell is guessed without
+            looking ahead.
+
+    Returns:
+        The decision; reason ``no_solution`` (and nothing else) when no placement fits.
+    """
+    size = len(view.state)
+    mine, safe = np.empty(size), np.empty(size)
+    status, log_count = engine.weights(view.state, view.shown, view.offsets, view.total, mine, safe)
+    if status == engine.NO_SOLUTION:
+        return Decision((), (), None, "no_solution")
+    state = np.frombuffer(bytes(view.state), dtype=np.uint8)
+    covered = state == COVERED
+    sure_safe = np.flatnonzero(covered & (mine == 0.0))
+    sure_mine = np.flatnonzero(covered & (safe == 0.0))
+    if len(sure_safe) or not covered.any():
+        return Decision(tuple(sure_safe.tolist()), tuple(sure_mine.tolist()), None, "certain", log_solutions=log_count)
+    if len(sure_mine):  # flag them first: the strategy's tests below read flags
+        state = state.copy()
+        state[sure_mine] = FLAGGED
+        view = View(view.grid, bytearray(state.tobytes()), view.shown, view.total)
+    safety = np.where(state == COVERED, safe, -1.0)
+    pair = _forced_pair(view, state)
+    if pair is not None:
+        options = [Candidate(c, float(safety[c])) for c in pair]
+        guess = options[int(rng.integers(2))]
+        return Decision((), tuple(sure_mine.tolist()), guess, "forced", tuple(options), log_count)
+    if deadline is None or time.perf_counter() < deadline:
+        if log_count <= math.log(ENDGAME_SOLUTIONS + 0.5):
+            found = _endgame(view, safety, rng)
+            if found is not None:
+                return Decision((), tuple(sure_mine.tolist()), found.guess, found.reason, found.candidates, log_count)
+        if deadline is None or time.perf_counter() < deadline:
+            found = _lookahead(view, state, safety, rng)
+            return Decision((), tuple(sure_mine.tolist()), found.guess, found.reason, found.candidates, log_count)
+    cells = np.flatnonzero(state == COVERED)
+    index = _pick(rng, cells.tolist(), safety[cells].tolist())
+    guess = Candidate(int(cells[index]), float(safety[cells[index]]))
+    return Decision((), tuple(sure_mine.tolist()), guess, "safest", (guess,), log_count)
+
+
+def advise(position, rng: np.random.Generator | None = None, deadline: float | None = None) -> Advice:
+    """What the best player would do now in a position (a clue puzzle, or a game's view).
+
+    Certain cells come with no guess; otherwise the guess and the candidates it was chosen from,
+    each with its exact safety (from :func:`cpsolve.deduce.weigh`).
+
+    Args:
+        position: A :class:`cpsolve.deduce.Position` (its total, when known, is used).
+        rng: Breaks ties; default ``numpy.random.default_rng(0)``.
+        deadline: A ``time.perf_counter()`` value (see :func:`decide`).
+    """
+    from cpsolve.deduce import probabilities_of, weigh
+
+    rng = np.random.default_rng(0) if rng is None else rng
+    view = View.from_position(position)
+    cell = view.grid.cell
+    weights = weigh(position)
+    if weights is None:
+        return Advice("no_solution", (), (), None, "no_solution", (), 0)
+    decision = decide(view, rng, deadline)
+    exact = probabilities_of(weights)
+
+    def exact_candidate(c: Candidate) -> Candidate:
+        where = cell(c.cell)
+        return Candidate(where, 1 - exact[where], c.survival, c.progress, c.opening, c.win, c.dead)
+
+    surely_safe = sorted(c for c, p in exact.items() if p == 0)
+    surely_mine = sorted(c for c, p in exact.items() if p == 1)
+    guess = None if decision.guess is None else exact_candidate(decision.guess)
+    candidates = tuple(exact_candidate(c) for c in decision.candidates)
+    return Advice("ok", tuple(surely_safe), tuple(surely_mine), guess, decision.reason, candidates, weights.count)
+
+
+# -- the game ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Move:
+    """One reveal: a 0-based cell and ``first``, ``safe`` (certain from what was shown) or ``guess``."""
+
+    cell: Cell
+    kind: str
+
+
+@dataclass
+class BestGame:
+    """How one game of the best player went.
+
+    Attributes:
+        won: Every safe cell cleared.
+        covered: Safe cells left covered when the game ended (0 when won).
+        cleared: Safe cells cleared.
+        guesses: Reveals that were not certain (the first click is not counted).
+        moves: Every reveal in order, when asked.
+        risk: The sum of the guesses' mine probabilities (as the player saw them).
+    """
+
+    won: bool
+    covered: int
+    cleared: int
+    guesses: int
+    moves: list[Move] | None = None
+    risk: float = 0.0
+
+
+class _Table:
+    """The hidden board: it knows the mines and answers reveals, nothing else."""
+
+    def __init__(self, mines: np.ndarray, present: np.ndarray, view: View):
+        grid = view.grid
+        self.mine = bytes(grid.pad((mines & present).astype(np.uint8)))
+        self.number = bytes(grid.pad(mine_numbers(mines & present).astype(np.uint8)))
+        self.safe_left = int(np.count_nonzero(present & ~mines))
+        self.view = view
+
+    def reveal(self, index: int) -> bool:
+        """Clear a covered cell and its zero region; False (and nothing cleared) on a mine."""
+        if self.mine[index]:
+            return False
+        v = self.view
+        self.safe_left -= engine.open_cell(v.state, v.shown, self.number, v.offsets, index)
+        return True
+
+
+def play_best(mines: np.ndarray, click: Cell, rng: np.random.Generator, present: np.ndarray | None = None,
+              record_moves: bool = False) -> BestGame:
+    """Play one game: clear `click` (0-based, safe), then deduce and guess until won or lost.
+
+    Args:
+        mines: Boolean array of mines.
+        click: The first click; it must be a safe cell.
+        rng: Breaks the strategy's ties.
+        present: Existing cells (default all).
+        record_moves: Keep every reveal in order (``BestGame.moves``).
+
+    Raises:
+        ValueError: If `click` is off the board, absent or a mine.
+    """
+    rows, cols = mines.shape
+    present = np.ones(mines.shape, dtype=bool) if present is None else present
+    if not (0 <= click[0] < rows and 0 <= click[1] < cols) or not present[click] or mines[click]:
+        raise ValueError(f"first click {click} is not a safe cell")
+    grid = PaddedGrid(rows, cols)
+    start = grid.pad(np.where(present, COVERED, ABSENT).astype(np.uint8), ABSENT)
+    view = View(grid, bytearray(start.tobytes()), bytearray(grid.size), int(np.count_nonzero(mines & present)))
+    table = _Table(mines, present, view)
+    safe_total = table.safe_left
+    moves = [Move(click, "first")] if record_moves else None
+    table.reveal(grid.index(*click))
+    guesses, risk, won = 0, 0.0, True
+    while table.safe_left:
+        decision = decide(view, rng)
+        for index in decision.mines:
+            view.state[index] = FLAGGED
+        if decision.safe:
+            for index in decision.safe:
+                if view.state[index] == COVERED:  # an earlier one's zero region may have opened it
+                    if moves is not None:
+                        moves.append(Move(grid.cell(index), "safe"))
+                    if not table.reveal(index):  # pragma: no cover - certain cells are safe
+                        raise RuntimeError("the best player revealed a mine it deduced safe")
+            continue
+        guess = decision.guess
+        if guess is None:  # pragma: no cover - a consistent view with covered cells has a guess
+            raise RuntimeError(f"the best player found no move ({decision.reason})")
+        guesses += 1
+        risk += 1 - float(guess.safety)
+        if moves is not None:
+            moves.append(Move(grid.cell(guess.cell), "guess"))
+        if not table.reveal(guess.cell):
+            won = False
+            break
+    return BestGame(won, table.safe_left, safe_total - table.safe_left, guesses, moves, risk)

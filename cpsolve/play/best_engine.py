@@ -1,0 +1,271 @@
+"""The best player's engine: the compiled one (``cpsolve/_best_engine.c``) or the same in Python.
+
+Four functions, all on a player's view as flat padded arrays (:class:`cpsolve.grid.PaddedGrid`):
+``state`` (cell states of :mod:`cpsolve.cell_states`), ``shown`` (the number of each cleared
+cell), the eight neighbour ``offsets`` and the total number of mines (-1 when unknown):
+
+- :func:`weights`: each covered cell's chance of holding a mine and of not holding one.
+- :func:`lookahead`: for candidate guesses, the chance of each number they may show, and the
+  safest cell and the certain clears of the position each number leads to.
+- :func:`endgame`: with few solutions left, each guess's exact chance of winning with best play
+  after it (a game-tree search over the solutions).
+- :func:`open_cell`: the game's own reveal (the table's side: it knows the numbers).
+
+The compiled functions count in doubles; the Python ones here count exactly with
+:func:`cpsolve.deduce.weigh` and enumerate exactly, and are the reference the tests hold the
+compiled ones to, the fallback where the extension was not built, and the path for a position
+whose frontier is too wide for the compiled DP. None of the strategy functions sees the mines.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+
+from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.grid import PaddedGrid
+
+__all__ = ["OK", "NO_SOLUTION", "TOO_WIDE", "OUT_OF_BUDGET", "FIELDS", "compiled", "weights", "lookahead",
+           "endgame", "open_cell", "weights_py", "lookahead_py", "endgame_py", "open_py", "view_position"]
+
+#: Outcomes of the engine's functions (the same numbers as the C file's).
+OK, NO_SOLUTION, TOO_WIDE, OUT_OF_BUDGET = 0, 1, 2, 4
+#: Per candidate and number in :func:`lookahead`'s answer: chance, best safety, second safety, clears.
+FIELDS = 4
+#: What a cell shows when it is a mine, in the endgame's tables.
+MINE_VALUE = 9
+#: The Python endgame search tries every placement of the covered cells: at most this many.
+PYTHON_ENDGAME_CELLS = 16
+
+
+def _load():
+    try:
+        from cpsolve import _best_engine
+    except ImportError:  # pragma: no cover - the extension is optional at install time
+        return None
+    return _best_engine
+
+
+_compiled = _load()
+
+
+def compiled() -> bool:
+    """Whether the C engine was built."""
+    return _compiled is not None
+
+
+def view_position(state: bytes, shown: bytes, grid: PaddedGrid, total: int):
+    """The view as a :class:`cpsolve.deduce.Position` (absent cells are holes)."""
+    from cpsolve.deduce import Position
+
+    clues, flags, unknown = {}, [], []
+    for index, mark in enumerate(state):
+        if mark == ABSENT:
+            continue
+        cell = grid.cell(index)
+        if mark == CLEARED:
+            clues[cell] = shown[index]
+        elif mark == FLAGGED:
+            flags.append(cell)
+        else:
+            unknown.append(cell)
+    return Position(grid.rows, grid.cols, clues, frozenset(flags), frozenset(unknown), None if total < 0 else total)
+
+
+def _grid(state, offsets) -> PaddedGrid:
+    stride = -int(offsets[1])
+    return PaddedGrid(len(state) // stride - 2, stride - 2)
+
+
+# -- the Python engine -------------------------------------------------------------------------
+
+def weights_py(state, shown, offsets, total: int, mine_out: np.ndarray, safe_out: np.ndarray) -> tuple[int, float]:
+    """:func:`weights` by :func:`cpsolve.deduce.weigh` (exact counts, turned into floats at the end)."""
+    from math import log
+
+    from cpsolve.deduce import weigh
+
+    grid = _grid(state, offsets)
+    answer = weigh(view_position(bytes(state), bytes(shown), grid, total))
+    mine_out[:] = -1.0
+    safe_out[:] = -1.0
+    if answer is None:
+        return NO_SOLUTION, float("-inf")
+    for cell, w in answer.mine.items():
+        index = grid.index(*cell)
+        mine_out[index] = float(Fraction(w, answer.count))
+        safe_out[index] = float(Fraction(answer.count - w, answer.count))
+    return OK, log(answer.count)
+
+
+def lookahead_py(state, shown, offsets, total: int, candidates: np.ndarray, out: np.ndarray) -> int:
+    """:func:`lookahead` by exact counting, one :func:`cpsolve.deduce.weigh` per candidate and number."""
+    from cpsolve.deduce import weigh
+
+    grid = _grid(state, offsets)
+    state = bytearray(state)
+    shown = bytearray(shown)
+    base = weigh(view_position(bytes(state), bytes(shown), grid, total))
+    out[:] = 0.0
+    if base is None:
+        return NO_SOLUTION
+    table = out.reshape(len(candidates), 9, FIELDS)
+    for c, cell in enumerate(int(x) for x in candidates):
+        around = [state[cell + step] for step in offsets.tolist()]
+        flags, covered = around.count(FLAGGED), around.count(COVERED)
+        state[cell] = CLEARED
+        for number in range(flags, flags + covered + 1):
+            shown[cell] = number
+            after = weigh(view_position(bytes(state), bytes(shown), grid, total))
+            if after is None:
+                continue
+            safeties = sorted((Fraction(after.count - w, after.count) for w in after.mine.values()), reverse=True)
+            table[c, number, 0] = float(Fraction(after.count, base.count))
+            table[c, number, 1] = float(safeties[0]) if safeties else 0.0
+            table[c, number, 2] = float(safeties[1]) if len(safeties) > 1 else 0.0
+            table[c, number, 3] = sum(1 for w in after.mine.values() if w == 0)
+        state[cell] = COVERED
+        shown[cell] = 0
+    return OK
+
+
+def endgame_py(state, shown, offsets, total: int, limit: int, budget: int, cells_out: np.ndarray,
+               values_out: np.ndarray) -> tuple[int, int, int]:
+    """:func:`endgame` by exact enumeration and search in Python (small positions only).
+
+    Every placement of the mines left on the covered cells is tried, so this is for the tests'
+    positions and the fallback's endgames of a few cells.
+    """
+    from functools import lru_cache
+
+    steps = offsets.tolist()
+    covered = [i for i, mark in enumerate(state) if mark == COVERED]
+    flags = [i for i, mark in enumerate(state) if mark == FLAGGED]
+    clues = [(i, [i + s for s in steps]) for i, mark in enumerate(state) if mark == CLEARED]
+    left = None if total < 0 else total - len(flags)
+    sizes = range(len(covered) + 1) if left is None else ([left] if 0 <= left <= len(covered) else [])
+    known = set(flags)
+    solutions: list[frozenset[int]] = []
+    for size in sizes:
+        for chosen in combinations(covered, size):
+            mines = known.union(chosen)
+            if all(sum(n in mines for n in around) == shown[i] for i, around in clues):
+                solutions.append(frozenset(chosen))
+                if len(solutions) > limit:
+                    return TOO_WIDE, 0, 0
+    if not solutions:
+        return NO_SOLUTION, 0, 0
+
+    def shows(cell: int, solution: frozenset[int]) -> int:
+        if cell in solution:
+            return MINE_VALUE
+        return sum(1 for s in steps if cell + s in solution or cell + s in known)
+
+    table = {cell: tuple(shows(cell, s) for s in solutions) for cell in covered}
+
+    def split(cell: int, members: tuple[int, ...]) -> list[tuple[int, ...]]:
+        groups: dict[int, list[int]] = {}
+        for m in members:
+            if table[cell][m] != MINE_VALUE:
+                groups.setdefault(table[cell][m], []).append(m)
+        return [tuple(g) for g in groups.values()]
+
+    @lru_cache(maxsize=None)
+    def value(members: tuple[int, ...]) -> Fraction:
+        if len(members) <= 1:
+            return Fraction(1)
+        best = Fraction(0)
+        for cell in covered:
+            shown_here = {table[cell][m] for m in members}
+            if len(shown_here) == 1:
+                continue
+            best = max(best, guess(cell, members))
+        return best
+
+    def guess(cell: int, members: tuple[int, ...]) -> Fraction:
+        return sum((Fraction(len(g), len(members)) * value(g) for g in split(cell, members)), Fraction(0))
+
+    everything = tuple(range(len(solutions)))
+    count = 0
+    for cell in covered:
+        if all(table[cell][m] == MINE_VALUE for m in everything):
+            continue
+        cells_out[count] = cell
+        values_out[count] = float(guess(cell, everything)) if len(solutions) > 1 else 1.0
+        count += 1
+    return OK, count, len(solutions)
+
+
+def open_py(state: bytearray, shown: bytearray, number: bytes, offsets, cell: int) -> int:
+    """:func:`open_cell` in Python: clear `cell` and the zero region around it."""
+    steps = offsets.tolist()
+    state[cell] = CLEARED
+    shown[cell] = number[cell]
+    opened = 1
+    stack = [cell] if number[cell] == 0 else []
+    while stack:
+        here = stack.pop()
+        for step in steps:
+            other = here + step
+            if state[other] != COVERED:
+                continue
+            state[other] = CLEARED
+            shown[other] = number[other]
+            opened += 1
+            if number[other] == 0:
+                stack.append(other)
+    return opened
+
+
+# -- the entry points: compiled when built, else Python ------------------------------------------
+
+def weights(state, shown, offsets, total: int, mine_out: np.ndarray, safe_out: np.ndarray) -> tuple[int, float]:
+    """Each covered cell's chance of a mine (mine_out) and of none (safe_out), -1 on other cells.
+
+    Returns:
+        (status, log of the number of solutions). A component too wide for the compiled DP is
+        counted in Python.
+    """
+    if _compiled is not None:
+        status, log_count = _compiled.weights(state, shown, offsets, total, mine_out, safe_out)
+        if status != TOO_WIDE:
+            return status, log_count
+    return weights_py(state, shown, offsets, total, mine_out, safe_out)
+
+
+def lookahead(state, shown, offsets, total: int, candidates: np.ndarray, out: np.ndarray) -> int:
+    """For each candidate and number n (0-8): the chance it is safe and shows n, and in the
+    position that follows, the best and second safety and the number of certain clears.
+
+    `out` has ``len(candidates) * 9 * FIELDS`` doubles; numbers that cannot show get chance 0.
+    """
+    if _compiled is not None:
+        status = _compiled.lookahead(state, shown, offsets, total, candidates, out)
+        if status != TOO_WIDE:
+            return status
+    return lookahead_py(state, shown, offsets, total, candidates, out)
+
+
+def endgame(state, shown, offsets, total: int, limit: int, budget: int, cells_out: np.ndarray,
+            values_out: np.ndarray) -> tuple[int, int, int]:
+    """With at most `limit` solutions, each guess's exact chance of winning with best play after.
+
+    Returns:
+        (status, candidates filled in cells_out/values_out, solutions). Status TOO_WIDE when there
+        are more solutions than `limit`, OUT_OF_BUDGET when the search ran out of `budget`.
+    """
+    if _compiled is not None:
+        return _compiled.endgame(state, shown, offsets, total, limit, budget, cells_out, values_out)
+    if sum(1 for mark in state if mark == COVERED) > PYTHON_ENDGAME_CELLS:
+        return TOO_WIDE, 0, 0  # the Python search tries every placement: tiny endgames only
+    return endgame_py(state, shown, offsets, total, limit, budget, cells_out, values_out)
+
+
+def open_cell(state: bytearray, shown: bytearray, number: bytes, offsets, cell: int) -> int:
+    """The game's reveal: clear `cell` (covered, safe) and its zero region; the cells opened."""
+    if _compiled is not None:
+        return _compiled.open(state, shown, number, offsets, cell)
+    return open_py(state, shown, number, offsets, cell)
+
