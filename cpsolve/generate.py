@@ -28,12 +28,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from cpsolve.casual import CasualBoard
-from cpsolve.errors import InputError, InternalError, TimeLimitError
+from cpsolve.errors import InputError, InternalError, TimeLimitError, UsageError
 from cpsolve.formats.values import counted
 from cpsolve.grid import box_sum, mine_numbers
 from cpsolve.outcome import Record, Status
 from cpsolve.reveal import count_components
-from cpsolve.play import PLAYERS, START_CONDITIONS
+from cpsolve.play import NO_GUESS_PLAYERS, PLAYERS, START_CONDITIONS
 from cpsolve.play.game import Game, play_from
 
 __all__ = [
@@ -222,11 +222,15 @@ def generate_boards(settings: GameSettings, count: int, time_limit: float | None
         time_limit: Seconds to find each board (None: no limit).
 
     Raises:
+        UsageError: If the player guesses (``best``): every board is one it may win.
         InputError: No board of the size can qualify (every placement tried).
         TimeLimitError: A board was not found within `time_limit`; the boards before it were yielded.
         InternalError: If a kept board fails its replay (a bug; never printed).
     """
     settings.check()
+    if settings.player not in NO_GUESS_PLAYERS:
+        raise UsageError(f"the {settings.player} player guesses, so no board is no-guess for it: "
+                         f"generate for one of {', '.join(NO_GUESS_PLAYERS)}")
     began = time.perf_counter()
     if any_board_qualifies(settings, deadline=None if time_limit is None else began + time_limit) is False:
         row, col = settings.click

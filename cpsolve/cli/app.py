@@ -52,6 +52,7 @@ COMMANDS = {
     "generate": "cpsolve.cli.generate",
     "stats": "cpsolve.cli.stats",
     "puzzle": "cpsolve.cli.puzzle",
+    "hint": "cpsolve.cli.hint",
 }
 
 

@@ -11,11 +11,14 @@ Players (each one's rules include the previous one's):
 - ``perfect``: after each step, clears every covered cell that is safe in every mine placement
   consistent with the revealed numbers, and flags every cell that is a mine in all of them; it
   uses the total mine count unless told not to. The deduction is :mod:`cpsolve.deduce`'s.
+- ``best``: perfect with the total, and when stuck it guesses (:mod:`cpsolve.play.best`): the
+  only player that plays a whole game, won or lost, on any board.
 
 Modules:
     game:    one game on flat arrays, and the fewest cells left covered over first clicks.
     subset:  the subset rule (the Python reference).
     perfect: the player's view as a clue puzzle, handed to the deduction engine.
+    best:    the guessing player: its strategy, its advice on a position, and its games.
 
 The subset and perfect players also exist compiled (``cpsolve/_play_engine.c``), which games
 use by default; the Python ones are their reference and fallback.
@@ -26,10 +29,12 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["PLAYERS", "START_CONDITIONS", "Game", "GameEnd", "best_first_click", "play_from"]
+__all__ = ["PLAYERS", "NO_GUESS_PLAYERS", "START_CONDITIONS", "Game", "GameEnd", "best_first_click", "play_from"]
 
+#: The players that never guess: they stop where they are stuck (no-guess boards are theirs).
+NO_GUESS_PLAYERS = ("casual", "subset", "perfect")
 #: The players, weakest first; each one's rules include the previous one's.
-PLAYERS = ("casual", "subset", "perfect")
+PLAYERS = (*NO_GUESS_PLAYERS, "best")
 #: How a game's first click is protected: ``opening`` (no mine in its 3x3, the "modern" rule) or
 #: ``safe`` (only the click itself, the "classic" rule).
 START_CONDITIONS = ("opening", "safe")

@@ -35,6 +35,7 @@ from fractions import Fraction
 import numpy as np
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.deduce.conflict import Conflict
 from cpsolve.grid import Cell, PaddedGrid, mine_numbers
 from cpsolve.play import best_engine as engine
 
@@ -49,6 +50,9 @@ __all__ = [
     "decide",
     "advise",
     "play_best",
+    "play_board",
+    "play_from_position",
+    "play_on",
 ]
 
 #: Frontier cells whose safety is at least this share of the safest cell's are looked ahead from.
@@ -63,6 +67,8 @@ BLEND = 0.2
 ENDGAME_SOLUTIONS = 1000
 #: The endgame search's budget (solution-by-cell visits) before it gives up for the look-ahead.
 ENDGAME_BUDGET = 20_000_000
+#: Dead candidates (they can show one number only) go after the living ones.
+AVOID_DEAD = True
 #: Scores within this (relative) of each other are a tie, broken by the generator.
 TIE = 1e-9
 
@@ -158,22 +164,29 @@ class Advice:
     """What the best player would do now in a position (0-based (row, col) cells).
 
     Attributes:
-        status: ``ok``, or ``no_solution`` when no placement fits.
+        status: ``ok``; ``no_solution`` when no placement fits; ``unknown`` when the deadline
+            passed before the position was counted.
         safe: Every covered cell safe in all placements.
         mines: Every covered cell that is a mine in all placements.
         guess: When nothing is certain, the recommended guess; its safety is exact.
         reason: Why (a key of :data:`REASONS`).
         candidates: The guesses considered, best first (safeties exact).
-        solutions: The number of placements, when it was counted exactly (advise does).
+        solutions: The number of placements (exact), when counted.
+        conflict: For ``no_solution``, a minimal set of clues (and maybe the total) that cannot
+            all hold (:func:`cpsolve.deduce.conflict.minimal_conflict`).
+        timed_out: The deadline passed: the answer is the best found in time (the safest cell
+            instead of a look-ahead, or a conflict not yet minimal).
     """
 
     status: str
-    safe: tuple[Cell, ...]
-    mines: tuple[Cell, ...]
-    guess: Candidate | None
-    reason: str
-    candidates: tuple[Candidate, ...]
+    safe: tuple[Cell, ...] = ()
+    mines: tuple[Cell, ...] = ()
+    guess: Candidate | None = None
+    reason: str = "certain"
+    candidates: tuple[Candidate, ...] = ()
     solutions: int | None = None
+    conflict: Conflict | None = None
+    timed_out: bool = False
 
 
 # -- the strategy ------------------------------------------------------------------------------
@@ -246,6 +259,11 @@ def _pick(rng: np.random.Generator, cells: list[int], scores: list[float]) -> in
     return tied[0] if len(tied) == 1 else tied[int(rng.integers(len(tied)))]
 
 
+def _guess_first(guess: Candidate, found: list[Candidate], keep: int = 8) -> tuple[Candidate, ...]:
+    """The candidates to report: the guess, then the best of the others."""
+    return (guess, *[c for c in found if c.cell != guess.cell][:keep - 1])
+
+
 def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decision | None:
     size = len(view.state)
     cells, values = np.zeros(size, dtype=np.int64), np.zeros(size)
@@ -258,7 +276,7 @@ def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decisi
     found.sort(key=lambda c: (-round(c.win, 12), -c.safety))
     top = [c for c in found if c.win >= found[0].win - TIE and c.safety >= found[0].safety - TIE]
     guess = top[int(rng.integers(len(top)))] if len(top) > 1 else top[0]
-    return Decision((), (), guess, "endgame", tuple(found[:8]))
+    return Decision((), (), guess, "endgame", _guess_first(guess, found))
 
 
 def _lookahead(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator) -> Decision:
@@ -276,11 +294,11 @@ def _lookahead(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random
     dead = (chance > 0).sum(axis=1) <= 1
     found = [Candidate(int(c), float(safety[c]), float(survival[i]), float(progress[i]), float(opening[i]),
                        dead=bool(dead[i])) for i, c in enumerate(cells.tolist())]
-    living = [c for c in found if not c.dead] or found
+    living = ([c for c in found if not c.dead] if AVOID_DEAD else found) or found
     index = _pick(rng, [c.cell for c in living], [c.survival for c in living])
     guess = living[index]
     found.sort(key=lambda c: (c.dead, -c.survival, -c.safety))
-    return Decision((), (), guess, "lookahead", tuple(found[:8]))
+    return Decision((), (), guess, "lookahead", _guess_first(guess, found))
 
 
 def decide(view: View, rng: np.random.Generator, deadline: float | None = None) -> Decision:
@@ -334,43 +352,62 @@ def advise(position, rng: np.random.Generator | None = None, deadline: float | N
     """What the best player would do now in a position (a clue puzzle, or a game's view).
 
     Certain cells come with no guess; otherwise the guess and the candidates it was chosen from,
-    each with its exact safety (from :func:`cpsolve.deduce.weigh`).
+    each with its exact safety (from :func:`cpsolve.deduce.weigh`). A position no placement fits
+    comes with a minimal set of clues that cannot all hold.
 
     Args:
         position: A :class:`cpsolve.deduce.Position` (its total, when known, is used).
         rng: Breaks ties; default ``numpy.random.default_rng(0)``.
         deadline: A ``time.perf_counter()`` value (see :func:`decide`).
+
+    Example:
+        >>> from cpsolve.deduce import Position
+        >>> p = Position(1, 3, {(0, 0): 1}, frozenset(), frozenset({(0, 1), (0, 2)}), total=1)
+        >>> advise(p).safe
+        ((0, 2),)
     """
     from cpsolve.deduce import probabilities_of, weigh
+    from cpsolve.deduce.conflict import minimal_conflict
+    from cpsolve.deduce.count import DeadlineReached
 
     rng = np.random.default_rng(0) if rng is None else rng
-    view = View.from_position(position)
-    cell = view.grid.cell
-    weights = weigh(position)
+    try:
+        weights = weigh(position, deadline)
+    except DeadlineReached:
+        return Advice("unknown", timed_out=True)
     if weights is None:
-        return Advice("no_solution", (), (), None, "no_solution", (), 0)
-    decision = decide(view, rng, deadline)
+        conflict = minimal_conflict(position, deadline)
+        return Advice("no_solution", reason="no_solution", solutions=0, conflict=conflict,
+                      timed_out=conflict is not None and not conflict.minimal)
     exact = probabilities_of(weights)
+    surely_safe = tuple(sorted(c for c, p in exact.items() if p == 0))
+    surely_mine = tuple(sorted(c for c, p in exact.items() if p == 1))
+    if surely_safe or len(surely_mine) == len(exact):
+        return Advice("ok", surely_safe, surely_mine, solutions=weights.count)
+    view = View.from_position(position)
+    decision = decide(view, rng, deadline)
+    cell = view.grid.cell
 
     def exact_candidate(c: Candidate) -> Candidate:
         where = cell(c.cell)
         return Candidate(where, 1 - exact[where], c.survival, c.progress, c.opening, c.win, c.dead)
 
-    surely_safe = sorted(c for c, p in exact.items() if p == 0)
-    surely_mine = sorted(c for c, p in exact.items() if p == 1)
     guess = None if decision.guess is None else exact_candidate(decision.guess)
     candidates = tuple(exact_candidate(c) for c in decision.candidates)
-    return Advice("ok", tuple(surely_safe), tuple(surely_mine), guess, decision.reason, candidates, weights.count)
+    return Advice("ok", surely_safe, surely_mine, guess, decision.reason, candidates, weights.count,
+                  timed_out=decision.reason == "safest")
 
 
 # -- the game ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Move:
-    """One reveal: a 0-based cell and ``first``, ``safe`` (certain from what was shown) or ``guess``."""
+    """One reveal: a 0-based cell and ``first``, ``safe`` (certain from what was shown) or ``guess``,
+    with the guess's chance of being safe as the player computed it."""
 
     cell: Cell
     kind: str
+    safety: float | None = None
 
 
 @dataclass
@@ -401,7 +438,7 @@ class _Table:
         grid = view.grid
         self.mine = bytes(grid.pad((mines & present).astype(np.uint8)))
         self.number = bytes(grid.pad(mine_numbers(mines & present).astype(np.uint8)))
-        self.safe_left = int(np.count_nonzero(present & ~mines))
+        self.safe_left = sum(1 for i, mark in enumerate(view.state) if mark == COVERED and not self.mine[i])
         self.view = view
 
     def reveal(self, index: int) -> bool:
@@ -411,6 +448,36 @@ class _Table:
         v = self.view
         self.safe_left -= engine.open_cell(v.state, v.shown, self.number, v.offsets, index)
         return True
+
+
+def _play_on(view: View, table: _Table, rng: np.random.Generator, game: BestGame) -> BestGame:
+    """Deduce and guess from the view until the table says won or lost; fills in `game`."""
+    grid, moves = view.grid, game.moves
+    while table.safe_left:
+        decision = decide(view, rng)
+        for index in decision.mines:
+            view.state[index] = FLAGGED
+        if decision.safe:
+            for index in decision.safe:
+                if view.state[index] == COVERED:  # an earlier one's zero region may have opened it
+                    if moves is not None:
+                        moves.append(Move(grid.cell(index), "safe"))
+                    if not table.reveal(index):  # pragma: no cover - certain cells are safe
+                        raise RuntimeError("the best player revealed a mine it deduced safe")
+            continue
+        guess = decision.guess
+        if guess is None:  # pragma: no cover - a consistent view with covered cells has a guess
+            raise RuntimeError(f"the best player found no move ({decision.reason})")
+        game.guesses += 1
+        game.risk += 1 - float(guess.safety)
+        if moves is not None:
+            moves.append(Move(grid.cell(guess.cell), "guess", float(guess.safety)))
+        if not table.reveal(guess.cell):
+            break
+    game.won = table.safe_left == 0
+    game.covered = table.safe_left
+    game.cleared += sum(1 for mark in view.state if mark == CLEARED)
+    return game
 
 
 def play_best(mines: np.ndarray, click: Cell, rng: np.random.Generator, present: np.ndarray | None = None,
@@ -435,30 +502,70 @@ def play_best(mines: np.ndarray, click: Cell, rng: np.random.Generator, present:
     start = grid.pad(np.where(present, COVERED, ABSENT).astype(np.uint8), ABSENT)
     view = View(grid, bytearray(start.tobytes()), bytearray(grid.size), int(np.count_nonzero(mines & present)))
     table = _Table(mines, present, view)
-    safe_total = table.safe_left
-    moves = [Move(click, "first")] if record_moves else None
     table.reveal(grid.index(*click))
-    guesses, risk, won = 0, 0.0, True
-    while table.safe_left:
+    return _play_on(view, table, rng, BestGame(False, 0, 0, 0, [Move(click, "first")] if record_moves else None))
+
+
+def play_from_position(position, mines, rng: np.random.Generator, record_moves: bool = False) -> BestGame:
+    """Play on from a position (a :class:`cpsolve.deduce.Position` with its total) whose hidden
+    mines are `mines` (0-based cells, the known ones included): the game after a view.
+
+    Raises:
+        ValueError: If the mines do not fit the position (its numbers, flags or total).
+    """
+    mines = frozenset(mines)
+    view = View.from_position(position)
+    grid = view.grid
+    board = np.zeros((position.rows, position.cols), dtype=bool)
+    for cell in mines:
+        board[cell] = True
+    present = np.array([[view.state[grid.index(r, c)] != ABSENT for c in range(position.cols)]
+                        for r in range(position.rows)])
+    numbers = mine_numbers(board & present)
+    if (not position.known_mines <= mines or not mines <= position.unknown | position.known_mines
+            or position.total != len(mines) or any(numbers[cell] != n for cell, n in position.clues.items())):
+        raise ValueError("the mines do not fit the position")
+    table = _Table(board, present, view)
+    return _play_on(view, table, rng, BestGame(False, 0, -sum(1 for m in view.state if m == CLEARED), 0,
+                                               [] if record_moves else None))
+
+
+def play_on(game, click: Cell, rng: np.random.Generator) -> BestGame:
+    """The same player on a :class:`cpsolve.play.game.Game` of the perfect player with the total:
+    the game deduces, :func:`decide` guesses from ``game.view()`` alone.
+
+    The commands use :func:`play_best`, which deduces with the compiled engine and is several
+    times faster; the tests hold the two to the same games.
+
+    Args:
+        game: A fresh ``Game(board, "perfect", use_total=True)``.
+        click: The first click (0-based, safe).
+        rng: Breaks the strategy's ties.
+    """
+    game.start(click)
+    guesses, risk = 0, 0.0
+    while not game.won and not game.lost:
+        view = View.from_position(game.view())
         decision = decide(view, rng)
-        for index in decision.mines:
-            view.state[index] = FLAGGED
-        if decision.safe:
-            for index in decision.safe:
-                if view.state[index] == COVERED:  # an earlier one's zero region may have opened it
-                    if moves is not None:
-                        moves.append(Move(grid.cell(index), "safe"))
-                    if not table.reveal(index):  # pragma: no cover - certain cells are safe
-                        raise RuntimeError("the best player revealed a mine it deduced safe")
-            continue
-        guess = decision.guess
-        if guess is None:  # pragma: no cover - a consistent view with covered cells has a guess
-            raise RuntimeError(f"the best player found no move ({decision.reason})")
+        if decision.guess is None:  # pragma: no cover - the game's deduction is the same as ours
+            raise RuntimeError(f"the game stopped where the best player sees a certain move ({decision.reason})")
         guesses += 1
-        risk += 1 - float(guess.safety)
-        if moves is not None:
-            moves.append(Move(grid.cell(guess.cell), "guess"))
-        if not table.reveal(guess.cell):
-            won = False
-            break
-    return BestGame(won, table.safe_left, safe_total - table.safe_left, guesses, moves, risk)
+        risk += 1 - float(decision.guess.safety)
+        game.reveal(view.grid.cell(decision.guess.cell))
+    end = game.end(click)
+    return BestGame(game.won, end.covered, end.cleared, guesses, None, risk)
+
+
+def play_board(board, click: Cell, seed: int, number: int, record_moves: bool = False) -> BestGame:
+    """One game on a board of a file (``play --player best``): ties broken by
+    ``numpy.random.default_rng([seed, number])``, so each board's game depends only on it.
+
+    Args:
+        board: A :class:`cpsolve.casual.CasualBoard`.
+        click: The 0-based first click (a safe cell).
+        seed: The generator's seed.
+        number: The board's number in its file.
+        record_moves: Keep every reveal.
+    """
+    rng = np.random.default_rng([seed, number])
+    return play_best(board.mines, click, rng, board.present, record_moves)

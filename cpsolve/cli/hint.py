@@ -1,0 +1,63 @@
+"""``cpsolve hint``: what the best player would do now in a position, and why."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from typing import Annotated, Optional
+
+import typer
+
+from cpsolve.cli.app import app
+from cpsolve.cli.options import OutputFormat, check_seed, check_time_limit
+from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, InputError, UsageError
+
+__all__ = ["hint"]
+
+
+@app.command()
+def hint(
+    files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Positions in the puzzle format, one per file ('-' for stdin).")],
+    mines: Annotated[Optional[int], typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")] = None,
+    no_total: Annotated[bool, typer.Option("--no-total", help="Ignore the header's total number of mines.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Breaks exact ties between equally good guesses.")] = 0,
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="text (the board with the advice marked) or json (one object per file).")] = OutputFormat.text,
+    time_limit: Annotated[float, typer.Option("--time-limit", metavar="S", help="Seconds per position; past it the answer is the best found so far and the exit code 3.")] = 60.0,
+) -> None:
+    """The certain safe cells and mines of a position; if there are none, the best guess, its exact safety and why.
+
+    A position no placement fits gets a minimal set of clues that cannot all hold.
+    Exit 0 when every position was answered (a contradiction is an answer), 1 unreadable input,
+    2 --mines with --no-total, 3 a time limit ran out.
+    """
+    import numpy as np
+
+    from cpsolve.formats.best import hint_json, hint_text
+    from cpsolve.formats.puzzle import read_puzzle
+    from cpsolve.play.best import advise
+
+    if mines is not None and no_total:
+        raise UsageError("--mines and --no-total cannot be used together")
+    if mines is not None and mines < 0:
+        raise InputError(f"--mines must be 0 or more, got {mines}")
+    check_seed(seed)
+    check_time_limit(time_limit)
+    positions = [read_puzzle(path) for path in files]  # bad input fails before any answer
+    exit_code = EXIT_OK
+    for index, item in enumerate(positions):
+        position = item.position
+        if mines is not None or no_total:
+            position = dataclasses.replace(position, total=mines)
+        advice = advise(position, np.random.default_rng(seed), time.perf_counter() + time_limit)
+        if advice.timed_out:
+            exit_code = EXIT_TIME_LIMIT
+        if output_format is OutputFormat.json:
+            typer.echo(json.dumps(hint_json(item.name, position, advice)))
+        else:
+            if index:
+                typer.echo("")
+            typer.echo("\n".join(hint_text(item.name, position, advice)))
+        sys.stdout.flush()
+    raise typer.Exit(exit_code)

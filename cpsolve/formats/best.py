@@ -1,0 +1,168 @@
+"""The best player's answers: its games (``play --player best``) and its advice (``hint``).
+
+A game as JSON: the board's number, ``answer`` (safe cells left covered, 0 when won), ``won``,
+``guesses``, and with the moves, each reveal in order as ``{"cell": [row, col], "kind"}``
+(1-based; ``first``, ``safe`` or ``guess``).
+
+Advice as text, two characters per cell so an expert board (30 columns) takes 64 columns: clues
+as their digits, ``*`` known mines, ``.`` covered cells, ``#`` no cell, and the advice: ``S`` a certain
+safe cell, ``M`` a certain mine, ``A`` the recommended guess and ``B``, ``C``, ... the next
+candidates (listed under the board with what they were judged by). A position no placement fits
+marks the clues of the minimal contradictory set with ``!`` after them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cpsolve.deduce import Position
+from cpsolve.play.best import REASONS, Advice, BestGame, Candidate
+from cpsolve.symbols import HOLE, MINE, SAFE
+
+__all__ = ["game_json", "hint_json", "hint_text", "CANDIDATE_MARKS"]
+
+#: How the guess and the other candidates are marked on the board, in their order.
+CANDIDATE_MARKS = "ABCDEFGH"
+#: A certain safe cell and a certain mine on the board.
+SAFE_MARK, MINE_MARK = "S", "M"
+#: After a clue of the contradictory set.
+CONFLICT_MARK = "!"
+
+
+def _one_based(cells) -> list[list[int]]:
+    return [[r + 1, c + 1] for r, c in cells]
+
+
+def game_json(number: int, game: BestGame) -> dict[str, Any]:
+    """One game of the best player as a JSON object (moves only when they were recorded)."""
+    answer: dict[str, Any] = {"board": number, "answer": game.covered, "won": game.won, "guesses": game.guesses}
+    if game.moves is not None:
+        answer["moves"] = [{"cell": [move.cell[0] + 1, move.cell[1] + 1], "kind": move.kind} for move in game.moves]
+    return answer
+
+
+def _candidate_json(candidate: Candidate) -> dict[str, Any]:
+    row, col = candidate.cell
+    answer: dict[str, Any] = {"cell": [row + 1, col + 1], "safety": float(candidate.safety),
+                              "safety_exact": str(candidate.safety)}
+    for name in ("survival", "progress", "opening", "win"):
+        value = getattr(candidate, name)
+        if value is not None:
+            answer[name] = value
+    if candidate.dead:
+        answer["dead"] = True
+    return answer
+
+
+def hint_json(name: str, position: Position, advice: Advice) -> dict[str, Any]:
+    """One file's answer as a JSON object.
+
+    Keys: ``file``, ``rows``, ``cols``, ``total_mines``, ``status`` (``ok``, ``no_solution`` or
+    ``unknown``), ``solutions``, ``safe`` and ``mines`` (1-based cells), ``guess`` (null, or the
+    cell with its exact ``safety``, the measures it was judged by and the ``reason``),
+    ``candidates``; for ``no_solution``: ``conflict`` (clue cells) and ``conflict_total``.
+    """
+    answer: dict[str, Any] = {
+        "file": name,
+        "rows": position.rows,
+        "cols": position.cols,
+        "total_mines": position.total,
+        "status": advice.status,
+        "solutions": advice.solutions,
+        "safe": _one_based(advice.safe),
+        "mines": _one_based(advice.mines),
+        "guess": None,
+        "candidates": [_candidate_json(c) for c in advice.candidates],
+    }
+    if advice.guess is not None:
+        answer["guess"] = {**_candidate_json(advice.guess), "reason": advice.reason, "why": REASONS[advice.reason]}
+    if advice.status == "no_solution":
+        conflict = advice.conflict
+        answer["conflict"] = _one_based(conflict.clues) if conflict else []
+        answer["conflict_total"] = bool(conflict and conflict.total)
+        answer["conflict_minimal"] = bool(conflict and conflict.minimal)
+    if advice.timed_out:
+        answer["timed_out"] = True
+    return answer
+
+
+def _board(position: Position, advice: Advice) -> list[str]:
+    """The board, two characters a cell, with column and row numbers."""
+    marks: dict[tuple[int, int], str] = {}
+    for cell in advice.safe:
+        marks[cell] = SAFE_MARK
+    for cell in advice.mines:
+        marks[cell] = MINE_MARK
+    for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates):
+        marks[candidate.cell] = mark
+    conflict = set(advice.conflict.clues) if advice.conflict else set()
+    cols = position.cols
+    tens = "".join(f"{(c + 1) // 10 or ' '} " if (c + 1) >= 10 else "  " for c in range(cols)).rstrip()
+    lines = []
+    if cols >= 10:
+        lines.append("    " + tens)
+    lines.append("    " + "".join(f"{(c + 1) % 10} " for c in range(cols)).rstrip())
+    for r in range(position.rows):
+        cells = []
+        for c in range(cols):
+            cell = (r, c)
+            if cell in position.clues:
+                cells.append(str(position.clues[cell]) + (CONFLICT_MARK if cell in conflict else " "))
+            elif cell in position.known_mines:
+                cells.append(MINE + " ")
+            elif cell in position.unknown:
+                cells.append(marks.get(cell, SAFE) + " ")
+            else:
+                cells.append(HOLE + " ")
+        lines.append(f"{r + 1:>3} " + "".join(cells).rstrip())
+    return lines
+
+
+def _cells(cells) -> str:
+    return " ".join(f"({r + 1},{c + 1})" for r, c in cells) or "none"
+
+
+def _measures(candidate: Candidate) -> str:
+    parts = [f"safety {float(candidate.safety):.4f}"]
+    for name in ("win", "survival", "progress", "opening"):
+        value = getattr(candidate, name)
+        if value is not None:
+            parts.append(f"{name} {value:.4f}")
+    if candidate.dead:
+        parts.append("dead")
+    return ", ".join(parts)
+
+
+def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
+    """One file's answer for people: a title, the board with the advice marked, then the advice."""
+    total = "no total" if position.total is None else f"{position.total} mines"
+    title = f"{name}: {position.rows}x{position.cols}, {total}"
+    if advice.status == "unknown":
+        return [f"{title}: unknown (time limit reached)"]
+    if advice.status == "no_solution":
+        conflict = advice.conflict
+        lines = [f"{title}: no solution"]
+        lines.extend(_board(position, advice))
+        if conflict is not None:
+            what = _cells(conflict.clues) + (" and the total" if conflict.total else "")
+            kind = "cannot all hold" + ("" if conflict.minimal else " (time limit reached before it was minimal)")
+            lines.append(f"these clues {kind}: {what}")
+        return lines
+    count = "" if advice.solutions is None else f", {advice.solutions} placements"
+    lines = [f"{title}{count}"]
+    lines.extend(_board(position, advice))
+    if advice.guess is None:
+        lines.append(f"safe: {_cells(advice.safe)}")
+        lines.append(f"mines: {_cells(advice.mines)}")
+        return lines
+    if advice.mines:
+        lines.append(f"mines: {_cells(advice.mines)}")
+    row, col = advice.guess.cell
+    lines.append(f"no certain move; guess A at ({row + 1},{col + 1}), safe with chance {advice.guess.safety}"
+                 f" = {float(advice.guess.safety):.4f}")
+    lines.append(f"why: {REASONS[advice.reason]}")
+    lines.append("candidates:")
+    for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates):
+        r, c = candidate.cell
+        lines.append(f"  {mark} ({r + 1},{c + 1}): {_measures(candidate)}")
+    return lines

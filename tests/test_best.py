@@ -1,0 +1,270 @@
+"""The best player: optimal on tiny positions, certain safe moves, exact guesses, honest losses,
+the same games on the lead's Game, advice and conflicts against enumeration."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from bruteforce_best import optimal_win, placements, player_win
+from bruteforce_puzzle import neighbours, random_puzzle
+from cpsolve.casual import CasualBoard
+from cpsolve.deduce import Position
+from cpsolve.generate import GameSettings, draw_board
+from cpsolve.play import best
+
+
+def full(rows: int, cols: int) -> frozenset:
+    return frozenset((r, c) for r in range(rows) for c in range(cols))
+
+
+# tiny positions with their optimal win chances worked out by the full game tree
+TINY = {
+    # two cells, one mine, nothing to tell them apart: a coin flip
+    "50/50": Position(1, 2, {}, frozenset(), full(1, 2), total=1),
+    # a 2x3 board, one mine, the top-left corner shows 1: its three neighbours share the mine
+    "corner one": Position(2, 3, {(0, 0): 1}, frozenset(), full(2, 3) - {(0, 0)}, total=1),
+    # a 3x3 board, two mines, nothing shown
+    "3x3 blind": Position(3, 3, {}, frozenset(), full(3, 3), total=2),
+    # a strip with one clue in the middle and two mines
+    "strip": Position(1, 5, {(0, 2): 1}, frozenset(), full(1, 5) - {(0, 2)}, total=2),
+    # 2x4, three mines, a 2 in the corner
+    "2x4": Position(2, 4, {(0, 0): 2}, frozenset(), full(2, 4) - {(0, 0)}, total=3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_the_best_player_wins_tiny_positions_as_often_as_the_full_game_tree(name):
+    position = TINY[name]
+    optimum = optimal_win(position)
+    assert player_win(position) == optimum
+
+
+def test_the_optimal_values_of_the_tiny_positions_are_the_ones_worked_out_by_hand():
+    assert optimal_win(TINY["50/50"]) == Fraction(1, 2)
+    # corner one: any of the three neighbours is safe 2/3 of the time and then tells the rest
+    assert optimal_win(TINY["corner one"]) >= Fraction(2, 3)
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_without_the_endgame_search_the_look_ahead_stays_near_the_optimum(name, monkeypatch):
+    monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)
+    position = TINY[name]
+    assert player_win(position) >= optimal_win(position) - Fraction(1, 8)
+
+
+def random_tiny_positions(count: int, seed: int) -> list[Position]:
+    """Consistent random positions with a total and at most 9 covered cells."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        rows, cols, clues, known, unknown, holes, board_mines = random_puzzle(rng, 9)
+        position = Position(rows, cols, clues, frozenset(known), frozenset(unknown), board_mines)
+        if unknown and placements(position):
+            found.append(position)
+    return found
+
+
+def test_on_random_tiny_positions_the_player_is_optimal():
+    for position in random_tiny_positions(25, seed=7):
+        assert player_win(position) == optimal_win(position)
+
+
+def replay_and_check(mines: np.ndarray, game: best.BestGame) -> None:
+    """Replay the moves on the board: every safe move is certain from what was shown (with the
+    total), every guess's safety is the exact one, every move reveals a covered cell."""
+    rows, cols = mines.shape
+    total = int(mines.sum())
+    from cpsolve.grid import mine_numbers
+
+    numbers = mine_numbers(mines)
+    shown: dict = {}
+
+    def reveal(cell):
+        stack = [cell]
+        while stack:
+            here = stack.pop()
+            if here in shown:
+                continue
+            shown[here] = int(numbers[here])
+            if numbers[here] == 0:
+                stack.extend(n for n in neighbours(here) if 0 <= n[0] < rows and 0 <= n[1] < cols)
+
+    assert game.moves[0].kind == "first"
+    for move in game.moves:
+        assert move.cell not in shown, "a move revealed a cell already shown"
+        if move.kind != "first":
+            covered = full(rows, cols) - set(shown)
+            found = placements(Position(rows, cols, dict(shown), frozenset(), covered, total))
+            safety = Fraction(sum(move.cell not in s for s in found), len(found))
+            if move.kind == "safe":
+                assert safety == 1, f"safe move {move.cell} is a mine in some placement"
+            else:
+                assert move.kind == "guess"
+                assert safety < 1
+                assert move.safety == pytest.approx(float(safety), abs=1e-12)
+        if mines[move.cell]:
+            assert move is game.moves[-1] and not game.won
+            return
+        reveal(move.cell)
+    assert game.won == (len(shown) == rows * cols - total)
+
+
+@pytest.mark.parametrize("rows,cols,count,rule", [(4, 4, 3, "safe"), (4, 5, 5, "safe"), (5, 5, 4, "opening")])
+def test_every_safe_move_is_certain_and_every_guess_exact_by_enumeration(rows, cols, count, rule):
+    settings = GameSettings(rows, cols, count, first=(0, 0) if rule == "safe" else (2, 2), start=rule)
+    guesses = 0
+    for k in range(25):
+        mines = draw_board(settings, np.random.default_rng([11, k]))
+        game = best.play_best(mines, settings.click, np.random.default_rng([11, k, 1]), record_moves=True)
+        replay_and_check(mines, game)
+        guesses += game.guesses
+    assert guesses > 5  # the boards made the player guess
+
+
+def test_lost_games_match_the_sum_of_the_guesses_mine_chances():
+    """Statistical honesty: each guess loses with the chance the player computed, so over many
+    games the losses are the sum of those chances, within four standard deviations (a player that
+    saw the mines would lose far fewer, one whose probabilities were off would drift)."""
+    settings = GameSettings(9, 9, 10, first=(0, 0), start="safe")
+    lost, expected, variance = 0, 0.0, 0.0
+    for k in range(1200):
+        mines = draw_board(settings, np.random.default_rng([13, k]))
+        game = best.play_best(mines, (0, 0), np.random.default_rng([13, k, 1]), record_moves=True)
+        lost += not game.won
+        for move in game.moves:
+            if move.kind == "guess":
+                expected += 1 - move.safety
+                variance += move.safety * (1 - move.safety)
+    assert lost > 50
+    assert abs(lost - expected) <= 4 * variance ** 0.5, (lost, expected, variance ** 0.5)
+
+
+def test_the_player_on_the_game_api_plays_the_same_games():
+    from cpsolve.play.game import Game
+
+    settings = GameSettings(16, 30, 99, first=(0, 0), start="safe")
+    for k in range(12):
+        mines = draw_board(settings, np.random.default_rng([17, k]))
+        ours = best.play_best(mines, (0, 0), np.random.default_rng([17, k, 1]))
+        board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
+        theirs = best.play_on(Game(board, "perfect", use_total=True), (0, 0), np.random.default_rng([17, k, 1]))
+        assert (ours.won, ours.covered, ours.guesses) == (theirs.won, theirs.covered, theirs.guesses)
+        assert ours.risk == pytest.approx(theirs.risk, abs=1e-9)
+
+
+def test_before_its_first_guess_the_player_has_cleared_what_the_perfect_player_with_the_total_clears():
+    from cpsolve.board import Board
+    from cpsolve.grid import PaddedGrid
+    from cpsolve.play.game import play_from
+    from cpsolve.reveal import reveal
+
+    settings = GameSettings(16, 16, 40, first=(7, 7))
+    for k in range(20):
+        mines = draw_board(settings, np.random.default_rng([19, k]))
+        board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
+        perfect = play_from(board, (7, 7), "perfect", use_total=True)
+        game = best.play_best(mines, (7, 7), np.random.default_rng(0), record_moves=True)
+        cleared = np.zeros(mines.shape, dtype=bool)
+        for move in game.moves:
+            if move.kind == "guess":
+                break
+            cleared |= reveal(Board(mines, move.cell))
+        grid = PaddedGrid(16, 16)
+        assert {(int(r), int(c)) for r, c in zip(*np.nonzero(cleared))} == {grid.cell(i) for i in perfect.state.cleared}
+
+
+def test_a_seed_fixes_the_game_and_another_seed_may_change_it():
+    settings = GameSettings(16, 30, 99, first=(0, 0), start="safe")
+    mines = draw_board(settings, np.random.default_rng([23, 0]))
+    one = best.play_best(mines, (0, 0), np.random.default_rng(1), record_moves=True)
+    again = best.play_best(mines, (0, 0), np.random.default_rng(1), record_moves=True)
+    assert one.moves == again.moves
+
+
+def test_advice_matches_enumeration():
+    """Certain cells are the enumeration's backbone; the guess's safety is its exact probability;
+    in an endgame the guess wins as often as the full game tree allows."""
+    rng = random.Random(29)
+    checked = guessed = 0
+    while checked < 150:
+        rows, cols, clues, known, unknown, holes, board_mines = random_puzzle(rng, 10)
+        position = Position(rows, cols, clues, frozenset(known), frozenset(unknown), board_mines)
+        advice = best.advise(position)
+        found = placements(position)
+        if not found:
+            assert advice.status == "no_solution"
+            continue
+        checked += 1
+        probability = {cell: Fraction(sum(cell in s for s in found), len(found)) for cell in unknown}
+        assert advice.status == "ok" and advice.solutions == len(found)
+        assert set(advice.safe) == {c for c, p in probability.items() if p == 0}
+        assert set(advice.mines) == {c for c, p in probability.items() if p == 1}
+        if advice.safe or len(advice.mines) == len(unknown):
+            assert advice.guess is None
+            continue
+        guessed += 1
+        assert advice.guess.safety == 1 - probability[advice.guess.cell]
+        for candidate in advice.candidates:
+            assert candidate.safety == 1 - probability[candidate.cell]
+        if advice.reason == "endgame":
+            assert advice.guess.win == pytest.approx(float(optimal_win(position)), abs=1e-12)
+    assert guessed > 15
+
+
+def test_a_forced_50_50_is_guessed_at_once():
+    # (0,0) and (1,0) share one mine behind the 1 at (0,1); every other cell next to either is
+    # next to both or flagged, so no click can ever tell them apart. The rest of the board (the
+    # last three columns, three mines) is safer, but that 50/50 must be guessed some time.
+    from cpsolve.grid import mine_numbers
+
+    truth = np.zeros((3, 6), dtype=bool)
+    flags = {(2, 0), (2, 1), (0, 2), (1, 2), (2, 2)}
+    for cell in [(0, 0), *flags, (0, 4), (1, 5), (2, 3)]:
+        truth[cell] = True
+    numbers = mine_numbers(truth)
+    covered = frozenset({(0, 0), (1, 0)} | {(r, c) for r in range(3) for c in (3, 4, 5)})
+    clues = {cell: int(numbers[cell]) for cell in [(0, 1), (1, 1)]}
+    position = Position(3, 6, clues, frozenset(flags), covered, total=int(truth.sum()))
+    advice = best.advise(position)
+    assert not advice.safe and advice.reason == "forced"
+    assert advice.guess.cell in {(0, 0), (1, 0)} and advice.guess.safety == Fraction(1, 2)
+
+
+def test_conflicts_are_minimal():
+    """On contradictory positions: the set's clues (with the total when named) have no placement,
+    and dropping any one of them leaves one."""
+    from bruteforce_puzzle import solutions
+    from cpsolve.deduce.conflict import minimal_conflict
+
+    rng = random.Random(31)
+    checked = 0
+    while checked < 40:
+        rows, cols, clues, known, unknown, holes, board_mines = random_puzzle(rng, 10)
+        total = board_mines if rng.random() < 0.5 else None
+        conflict = minimal_conflict(Position(rows, cols, clues, frozenset(known), frozenset(unknown), total))
+        if conflict is None:
+            assert solutions(clues, known, unknown, total)
+            continue
+        checked += 1
+        assert conflict.minimal and (conflict.clues or conflict.total)
+        members = [*conflict.clues, *(["total"] if conflict.total else [])]
+
+        def holds(kept):
+            kept_clues = {cell: clues[cell] for cell in kept if cell != "total"}
+            return bool(solutions(kept_clues, known, unknown, total if "total" in kept else None))
+
+        assert not holds(members)
+        for dropped in members:
+            assert holds([m for m in members if m != dropped]), (members, dropped)
+    assert checked == 40
+
+
+def test_advice_on_a_contradiction_names_the_conflict():
+    position = Position(2, 3, {(0, 0): 1, (0, 2): 1}, frozenset(), full(2, 3) - {(0, 0), (0, 2)}, total=0)
+    advice = best.advise(position)
+    assert advice.status == "no_solution" and advice.guess is None
+    assert advice.conflict.total and len(advice.conflict.clues) == 1
