@@ -122,15 +122,19 @@ def _cells(cells) -> str:
     return " ".join(f"({r + 1},{c + 1})" for r, c in cells) or "none"
 
 
+#: The measures listed for each candidate, and their short names in the text.
+_MEASURES = (("win", "win"), ("survival", "survive"), ("progress", "progress"), ("opening", "opens"))
+
+
 def _measures(candidate: Candidate) -> str:
-    parts = [f"safety {float(candidate.safety):.4f}"]
-    for name in ("win", "survival", "progress", "opening"):
+    parts = [f"safe {float(candidate.safety):.4f}"]
+    for name, short in _MEASURES:
         value = getattr(candidate, name)
         if value is not None:
-            parts.append(f"{name} {value:.4f}")
+            parts.append(f"{short} {value:.4f}")
     if candidate.dead:
         parts.append("dead")
-    return ", ".join(parts)
+    return "  ".join(parts)
 
 
 def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
@@ -161,8 +165,9 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
     lines.append(f"no certain move; guess A at ({row + 1},{col + 1}), safe with chance {advice.guess.safety}"
                  f" = {float(advice.guess.safety):.4f}")
     lines.append(f"why: {REASONS[advice.reason]}")
-    lines.append("candidates:")
+    lines.append("candidates (safe: chance of no mine; survive: of surviving it and the next;")
+    lines.append("  progress: of a certain move next; opens: of no mine around; win: best play):")
     for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates):
         r, c = candidate.cell
-        lines.append(f"  {mark} ({r + 1},{c + 1}): {_measures(candidate)}")
+        lines.append(f"  {mark} {f'({r + 1},{c + 1})':9} {_measures(candidate)}")
     return lines

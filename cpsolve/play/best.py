@@ -75,8 +75,8 @@ TIE = 1e-9
 #: Why a guess was chosen (Advice.reason), in words for the hint.
 REASONS = {
     "certain": "certain moves: no guess needed",
-    "forced": "a forced 50/50: no click can ever tell these two cells apart, so guess one now",
-    "endgame": "exact game-tree search over every placement left: the best chance of winning",
+    "forced": "a forced 50/50: no click can tell the two cells apart, so guess now",
+    "endgame": "exact game-tree search over the placements left: the best chance to win",
     "lookahead": "the best chance of surviving this click and the next",
     "safest": "the safest cell (the time limit left no room to look ahead)",
     "no_solution": "no placement of mines fits what is shown",

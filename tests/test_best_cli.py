@@ -1,0 +1,163 @@
+"""``play --player best``, ``hint`` and the refusals around the guessing player, from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cpsolve.cli import app
+from cpsolve.generate import GameSettings, draw_board
+from cpsolve.grid import mine_numbers
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def board_file(tmp_path: Path, count: int = 4, seed: int = 3) -> Path:
+    """Expert boards with a safe top-left corner, in the casual format."""
+    settings = GameSettings(16, 30, 99, first=(0, 0), start="safe")
+    lines = []
+    for k in range(count):
+        mines = draw_board(settings, np.random.default_rng([seed, k]))
+        lines.append("16 30")
+        lines.extend("".join("*" if m else "." for m in row) for row in mines)
+    path = tmp_path / "boards.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_play_best_text_is_the_cells_left_covered_and_json_agrees(runner, tmp_path):
+    path = board_file(tmp_path)
+    text = runner.invoke(app, ["play", str(path), "--player", "best", "--click", "1,1"])
+    assert text.exit_code == 0, text.output
+    covered = [int(line) for line in text.stdout.split()]
+    assert len(covered) == 4
+    result = runner.invoke(app, ["play", str(path), "--player", "best", "--click", "1,1", "--format", "json", "--moves"])
+    games = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [g["answer"] for g in games] == covered
+    for number, game in enumerate(games, start=1):
+        assert game["board"] == number and game["won"] == (game["answer"] == 0)
+        moves = game["moves"]
+        assert moves[0] == {"cell": [1, 1], "kind": "first"}
+        assert {m["kind"] for m in moves} <= {"first", "safe", "guess"}
+        assert sum(m["kind"] == "guess" for m in moves) == game["guesses"]
+        assert len({tuple(m["cell"]) for m in moves}) == len(moves)  # each reveal a new cell
+
+
+def test_play_best_moves_replay_to_the_answer(runner, tmp_path):
+    """Replaying the moves on the board (each opening its zero region) ends where the game did:
+    a lost game's last move is a mine, a won game leaves no safe cell covered."""
+    from cpsolve.board import Board
+    from cpsolve.reveal import reveal
+
+    path = board_file(tmp_path, count=3, seed=5)
+    result = runner.invoke(app, ["play", str(path), "--player", "best", "--click", "1,1", "--format", "json", "--moves"])
+    settings = GameSettings(16, 30, 99, first=(0, 0), start="safe")
+    for k, line in enumerate(result.stdout.splitlines()):
+        game = json.loads(line)
+        mines = draw_board(settings, np.random.default_rng([5, k]))
+        cleared = np.zeros(mines.shape, dtype=bool)
+        for move in game["moves"]:
+            cell = (move["cell"][0] - 1, move["cell"][1] - 1)
+            assert not cleared[cell]
+            if mines[cell]:
+                assert move is game["moves"][-1] and move["kind"] == "guess" and not game["won"]
+                break
+            cleared |= reveal(Board(mines, cell))
+        assert int((~mines & ~cleared).sum()) == game["answer"]
+
+
+def test_play_best_is_seeded(runner, tmp_path):
+    path = board_file(tmp_path, count=2)
+    args = ["play", str(path), "--player", "best", "--click", "1,1", "--format", "json", "--moves", "--seed", "9"]
+    assert runner.invoke(app, args).stdout == runner.invoke(app, args).stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--player", "best"], "needs --click"),
+    (["--player", "best", "--click", "1,1", "--no-total"], "always knows the total"),
+    (["--player", "perfect", "--seed", "3"], "--seed and --moves are for --player best"),
+    (["--moves"], "--seed and --moves are for --player best"),
+])
+def test_play_usage_errors(runner, tmp_path, args, message):
+    result = runner.invoke(app, ["play", str(board_file(tmp_path, count=1)), *args])
+    assert result.exit_code == 2 and message in result.stderr
+
+
+def test_play_best_on_a_mine_is_bad_input(runner, tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("2 2\n*.\n..\n")
+    result = runner.invoke(app, ["play", str(path), "--player", "best", "--click", "1,1"])
+    assert result.exit_code == 1 and "is a mine" in result.stderr
+
+
+def test_generate_refuses_the_guessing_player(runner):
+    result = runner.invoke(app, ["generate", "9", "9", "10", "--player", "best"])
+    assert result.exit_code == 2 and "guesses" in result.stderr
+
+
+def test_hint_text_marks_the_guess_and_fits_a_terminal(runner):
+    result = runner.invoke(app, ["hint", str(EXAMPLES / "hint" / "expert_midgame.txt")])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines[1:]) <= 80  # all but the title, which names the file
+    assert any(line.startswith("no certain move; guess A at") for line in lines)
+    board = "\n".join(lines[3:19])
+    assert board.count("A") == 1 and "B" in board
+
+
+def test_hint_json_guess_is_the_exact_safest_choice_reported(runner):
+    from fractions import Fraction
+
+    from cpsolve.deduce import probabilities_of, weigh
+    from cpsolve.formats.puzzle import read_puzzle
+
+    path = str(EXAMPLES / "hint" / "expert_midgame.txt")
+    answer = json.loads(runner.invoke(app, ["hint", path, "--format", "json"]).stdout)
+    assert answer["status"] == "ok" and answer["safe"] == [] and answer["mines"] == []
+    guess = answer["guess"]
+    position = read_puzzle(path).position
+    exact = probabilities_of(weigh(position))
+    row, col = guess["cell"]
+    assert Fraction(guess["safety_exact"]) == 1 - exact[(row - 1, col - 1)]
+    assert guess["reason"] in {"lookahead", "endgame", "forced"}
+    assert answer["candidates"][0]["cell"] == guess["cell"]
+    for candidate in answer["candidates"]:
+        r, c = candidate["cell"]
+        assert candidate["safety"] == pytest.approx(float(1 - exact[(r - 1, c - 1)]))
+
+
+def test_hint_certain_moves_come_without_a_guess(runner, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("4 5 4\n.....\n122..\n001..\n001..\n")
+    answer = json.loads(runner.invoke(app, ["hint", str(path), "--format", "json"]).stdout)
+    assert answer["safe"] == [[2, 4]] and answer["mines"] == [[1, 3]] and answer["guess"] is None
+
+
+def test_hint_on_a_contradiction_gives_a_minimal_conflict(runner):
+    path = str(EXAMPLES / "hint" / "contradiction.txt")
+    result = runner.invoke(app, ["hint", path, "--format", "json"])
+    assert result.exit_code == 0
+    answer = json.loads(result.stdout)
+    assert answer["status"] == "no_solution" and answer["guess"] is None
+    assert answer["conflict"] == [[1, 1], [1, 3], [2, 3], [3, 3]] and answer["conflict_total"] is False
+    text = runner.invoke(app, ["hint", path]).stdout
+    assert "cannot all hold: (1,1) (1,3) (2,3) (3,3)" in text
+
+
+def test_hint_conflict_with_the_total(runner, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("2 3 0\n1.1\n...\n")
+    answer = json.loads(runner.invoke(app, ["hint", str(path), "--format", "json"]).stdout)
+    assert answer["status"] == "no_solution" and answer["conflict_total"] is True and len(answer["conflict"]) == 1
+
+
+def test_hint_exit_codes(runner, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2\n9.\n")
+    assert runner.invoke(app, ["hint", str(bad)]).exit_code == 1
+    good = str(EXAMPLES / "hint" / "contradiction.txt")
+    assert runner.invoke(app, ["hint", good, "--mines", "3", "--no-total"]).exit_code == 2
+    assert runner.invoke(app, ["hint", str(tmp_path / "missing.txt")]).exit_code == 1
