@@ -271,17 +271,25 @@ def play_game(settings: GameSettings, index: int) -> Record:
     sweeps may run games in any order and on any worker.
 
     Returns:
-        A Record with ``answer = {"won", "3bv", "openings", "cleared"}``.
+        A Record with ``answer = {"won", "3bv", "openings", "cleared"}``, and ``"guesses"`` for
+        the best player (which breaks ties with ``default_rng([seed, index, 1])``).
     """
     rng = np.random.default_rng([settings.seed, index])
     began = time.perf_counter()
     mines = draw_board(settings, rng)
-    board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
-    end = Game(board, settings.player, settings.use_total).play(settings.click)
+    if settings.player == "best":  # the guessing player: its ties from a stream of its own
+        from cpsolve.play.best import play_best
+
+        game = play_best(mines, settings.click, np.random.default_rng([settings.seed, index, 1]))
+        won, cleared, extra = game.won, game.cleared, {"guesses": game.guesses}
+    else:
+        board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
+        end = Game(board, settings.player, settings.use_total).play(settings.click)
+        won, cleared, extra = end.won, end.cleared, {}
     seconds = time.perf_counter() - began
     openings, bbbv = openings_and_3bv(mines)
     case = {**asdict(settings), "index": index}
-    answer = {"won": end.won, "3bv": bbbv, "openings": openings, "cleared": end.cleared}
+    answer = {"won": won, "3bv": bbbv, "openings": openings, "cleared": cleared, **extra}
     return Record("game", case, settings.player, Status.POSSIBLE, seconds, answer)
 
 
@@ -321,4 +329,14 @@ def summarise_records(settings: GameSettings, records: list[Record]) -> dict:
         "interval": [low, high],
         "3bv_mean": float(values.mean()) if len(values) else 0.0,
         "3bv_sd": float(values.std(ddof=1)) if len(values) > 1 else 0.0,
+        **(_guessing_summary(records) if settings.player == "best" else {}),
     }
+
+
+def _guessing_summary(records: list[Record]) -> dict:
+    """The guessing player's extras: mean guesses and seconds per game (the seconds vary from run
+    to run, so the other players' summaries, compared digit for digit, leave them out)."""
+    if not records:
+        return {"guesses_mean": 0.0, "seconds_per_game": 0.0}
+    return {"guesses_mean": float(np.mean([record.answer["guesses"] for record in records])),
+            "seconds_per_game": float(np.mean([record.seconds for record in records]))}

@@ -161,3 +161,36 @@ def test_hint_exit_codes(runner, tmp_path):
     good = str(EXAMPLES / "hint" / "contradiction.txt")
     assert runner.invoke(app, ["hint", good, "--mines", "3", "--no-total"]).exit_code == 2
     assert runner.invoke(app, ["hint", str(tmp_path / "missing.txt")]).exit_code == 1
+
+
+def test_stats_best_gives_the_rate_guesses_and_seconds_the_same_on_any_executor(runner, tmp_path):
+    args = ["stats", "--random", "9", "9", "10", "--games", "30", "--player", "best", "--first", "1,1",
+            "--start", "safe", "--format", "json", "--seed", "4"]
+    here = json.loads(runner.invoke(app, args).stdout)
+    store = str(tmp_path / "games.db")
+    pooled = json.loads(runner.invoke(app, [*args, "--jobs", "2", "--quiet", "--store", store]).stdout)
+    resumed = json.loads(runner.invoke(app, [*args, "--store", store, "--resume", "--quiet"]).stdout)
+    for summary in (here, pooled, resumed):
+        assert summary["player"] == "best" and summary["games"] == 30 and summary["seconds_per_game"] > 0
+        low, high = summary["interval"]
+        assert low <= summary["rate"] <= high
+    keys = ("won", "rate", "interval", "guesses_mean", "3bv_mean")
+    assert [here[k] for k in keys] == [pooled[k] for k in keys] == [resumed[k] for k in keys]
+    assert resumed["resumed"] == 30
+
+
+def test_stats_best_matches_the_games_played_one_by_one():
+    from cpsolve.generate import play_game
+    from cpsolve.play.best import play_best
+
+    settings = GameSettings(9, 9, 10, "best", True, (0, 0), "safe", 6)
+    for index in range(5):
+        record = play_game(settings, index)
+        mines = draw_board(settings, np.random.default_rng([6, index]))
+        game = play_best(mines, (0, 0), np.random.default_rng([6, index, 1]))
+        assert (record.answer["won"], record.answer["guesses"]) == (game.won, game.guesses)
+
+
+def test_stats_best_refuses_no_total(runner):
+    result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--games", "3", "--player", "best", "--no-total"])
+    assert result.exit_code == 2 and "always knows the total" in result.stderr

@@ -21,7 +21,7 @@ from cpsolve.cli.options import (
     check_seed,
     parse_cell,
 )
-from cpsolve.errors import InputError
+from cpsolve.errors import InputError, UsageError
 
 __all__ = ["stats", "DEFAULT_GAMES"]
 
@@ -35,7 +35,7 @@ def stats(
         metavar="FILE", help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).")] = None,
     random: Annotated[Optional[tuple[int, int, int]], typer.Option("--random", metavar="R C M", help="Random boards of R rows, C columns, M mines instead of a file.")] = None,
     games: Annotated[int, typer.Option("--games", help="How many random games (with --random).")] = DEFAULT_GAMES,
-    player: Annotated[Player, typer.Option("--player", help="Who plays the random games.")] = Player("perfect"),
+    player: Annotated[Player, typer.Option("--player", help="Who plays the random games (best guesses when stuck).")] = Player("perfect"),
     no_total: Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")] = False,
     first: Annotated[Optional[str], typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")] = None,
     start: Annotated[Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")] = Start("opening"),
@@ -47,7 +47,8 @@ def stats(
     resume: Annotated[bool, typer.Option("--resume", help="With --store: skip the games the store already holds for the same settings.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar (with --jobs, --scheduler or --store).")] = False,
 ) -> None:
-    """Per board of FILE: 3BV, openings and safe cells. With --random: the share of random boards PLAYER wins without guessing."""
+    """Per board of FILE: 3BV, openings and safe cells. With --random: the share of random boards PLAYER wins without guessing
+    (best: the share it wins, guessing when stuck, with mean guesses and seconds per game)."""
     from cpsolve.formats import boards as writers
     from cpsolve.formats.values import counted
 
@@ -78,6 +79,8 @@ def stats(
     from cpsolve.generate import GameSettings, summarise_games
 
     click = parse_cell(first, "--first") if first is not None else None
+    if player.value == "best" and no_total:
+        raise UsageError("--player best always knows the total: drop --no-total")
     settings = GameSettings(*random, player.value, not no_total, click, start.value, seed).check()
     resumed = None
     if jobs > 1 or scheduler or store_path:

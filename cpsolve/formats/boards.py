@@ -61,4 +61,8 @@ def random_stats_text(summary: dict[str, Any]) -> str:
         f"won {summary['won']}, rate {summary['rate']:.4f}, 95% interval {low:.4f}-{high:.4f}",
         f"3bv mean {summary['3bv_mean']:.2f}, sd {summary['3bv_sd']:.2f}",
     ]
+    if "guesses_mean" in summary:
+        lines.append(f"guesses per game {summary['guesses_mean']:.3f}")
+    if "seconds_per_game" in summary:
+        lines.append(f"seconds per game {summary['seconds_per_game']:.4f}")
     return "\n".join(lines)
