@@ -39,8 +39,8 @@ enum { COVERED = 0, CLEARED = 1, FLAGGED = 2, ABSENT = 3 };
 enum { OK = 0, NO_SOLUTION = 1, TOO_WIDE = 2, NO_MEMORY = 3 };
 
 #define MAX_OPEN 32              /* open numbers a DP state can hold: 4 bits each in two words */
-#define MAX_STATES (1 << 20)     /* DP states of one component, over all its steps */
-#define MAX_POLY (1 << 23)       /* doubles of the DP's polynomials for one component */
+#define MAX_STATES (1 << 20)     /* DP states of one run, over all its components and steps */
+#define MAX_POLY (1 << 23)       /* doubles of the DP's polynomials in one run */
 #define FLOOR_WEIGHT 1e-250      /* the least floating weight: a possible count never rounds to 0 */
 
 static const double BINOMIAL[9][9] = {
@@ -101,7 +101,9 @@ typedef struct {
     int32_t *stack; size_t stack_cap;
     /* the DP of one component */
     Key *keys; size_t keys_cap;            /* every state, layer after layer */
-    int32_t *layer; size_t layer_cap;      /* layer i's states: [layer[i], layer[i+1]) */
+    int32_t *layer; size_t layer_cap;      /* a component's layer i: states [layer[c_layer + i], .. + 1) */
+    int32_t *c_layer; size_t c_layer_cap;  /* each component's first layer in `layer` */
+    size_t nstates, npoly, ntr, nlayers;   /* the DP tables filled so far in this run (all components) */
     int32_t *poly_at; size_t poly_at_cap;  /* a state's polynomial in `poly` */
     double *poly; size_t poly_cap;
     int32_t *tr_at; size_t tr_at_cap;      /* a state's transitions: [tr_at[s], tr_at[s+1]) */
@@ -383,17 +385,20 @@ static int forward(int32_t k, int mines_cap, int32_t *plan_at)
             w->w_room[j] += w->b_size[b];
         }
     }
-    /* layers */
-    if (!RESERVE(w, layer, count + 2) || !RESERVE(w, keys, 1) || !RESERVE(w, poly_at, 1) || !RESERVE(w, poly, 1))
+    /* layers: this component's tables go after the previous components' (all are kept for the
+     * backward passes) */
+    size_t base = w->nlayers, nstates = w->nstates, npoly = w->npoly, ntr = w->ntr;
+    if (!RESERVE(w, layer, base + count + 2) || !RESERVE(w, keys, nstates + 1) || !RESERVE(w, poly_at, nstates + 1)
+        || !RESERVE(w, poly, npoly + 1) || !RESERVE(w, tr_at, nstates + 2))
         return NO_MEMORY;
-    w->layer[0] = 0;
-    w->layer[1] = 1;
-    w->keys[0].lo = w->keys[0].hi = 0;
-    w->poly_at[0] = 0;
-    w->poly[0] = 1.0;
-    size_t nstates = 1, npoly = 1, ntr = 0;
+    w->c_layer[k] = (int32_t)base;
+    int32_t *L = w->layer + base;
+    L[0] = (int32_t)nstates;
+    w->keys[nstates].lo = w->keys[nstates].hi = 0;
+    w->poly_at[nstates] = (int32_t)npoly;
+    w->poly[npoly++] = 1.0;
+    L[1] = (int32_t)++nstates;
     int len = 1, cum = 0;
-    if (!RESERVE(w, tr_at, 2)) return NO_MEMORY;
     for (int32_t step = 0; step < count; step++) {
         int32_t b = w->c_boxes[first + step];
         int size = w->b_size[b];
@@ -402,7 +407,7 @@ static int forward(int32_t k, int mines_cap, int32_t *plan_at)
         const int32_t *p = w->plan + plan_at[step];
         int32_t next = p[0], nnew = p[1], nafter = p[2];
         const int32_t *q_new = p + 3, *flags = q_new + nnew, *after = flags + next;
-        int32_t begin = w->layer[step], end = w->layer[step + 1];
+        int32_t begin = L[step], end = L[step + 1];
         size_t expect = (size_t)(end - begin) * (size + 1);
         size_t hsize = 16;
         while (hsize < 2 * expect) hsize *= 2;
@@ -460,10 +465,14 @@ static int forward(int32_t k, int mines_cap, int32_t *plan_at)
             }
         }
         w->tr_at[end] = (int32_t)ntr;
-        w->layer[step + 2] = (int32_t)nstates;
+        L[step + 2] = (int32_t)nstates;
         len = next_len;
-        if (nstates == (size_t)w->layer[step + 1]) return NO_SOLUTION;
+        if (nstates == (size_t)L[step + 1]) return NO_SOLUTION;
     }
+    w->nstates = nstates;
+    w->npoly = npoly;
+    w->ntr = ntr;
+    w->nlayers = base + count + 2;
     return OK;
 }
 
@@ -475,9 +484,10 @@ static int backward(int32_t k, int mines_cap, const double *rest)
     int32_t first = w->c_start[k], count = w->c_start[k + 1] - first;
     int cells = w->c_cells[k];
     int max_len = (cells < mines_cap ? cells : mines_cap) + 1;
+    const int32_t *L = w->layer + w->c_layer[k];
     size_t widest = 1;
     for (int32_t step = 0; step <= count; step++) {
-        size_t n = (size_t)(w->layer[step + 1] - w->layer[step]);
+        size_t n = (size_t)(L[step + 1] - L[step]);
         if (n > widest) widest = n;
     }
     if (!RESERVE(w, back, 2 * widest * max_len)) return NO_MEMORY;
@@ -492,7 +502,7 @@ static int backward(int32_t k, int mines_cap, const double *rest)
         int next_len = (cum < mines_cap ? cum : mines_cap) + 1;
         cum -= size;
         int len = (cum < mines_cap ? cum : mines_cap) + 1;
-        int32_t begin = w->layer[step], end = w->layer[step + 1], next_begin = w->layer[step + 1];
+        int32_t begin = L[step], end = L[step + 1], next_begin = L[step + 1];
         double mine = 0.0, safe = 0.0;
         for (int32_t s = begin; s < end; s++) {
             double *out = here + (size_t)(s - begin) * len;
@@ -550,6 +560,8 @@ static int engine(const uint8_t *state, const uint8_t *shown, const int64_t *off
         total_len += len;
     }
     if (!RESERVE(w, c_poly, total_len + 1)) return run->status = NO_MEMORY;
+    w->nstates = w->npoly = w->ntr = w->nlayers = 0;
+    if (!RESERVE(w, c_layer, ncomp + 1)) return run->status = NO_MEMORY;
     int32_t max_boxes = 0;
     for (int32_t k = 0; k < ncomp; k++)
         if (w->c_start[k + 1] - w->c_start[k] > max_boxes) max_boxes = w->c_start[k + 1] - w->c_start[k];
@@ -559,7 +571,8 @@ static int engine(const uint8_t *state, const uint8_t *shown, const int64_t *off
         status = forward(k, cap_all, plan_at);
         if (status != OK) { free(plan_at); return run->status = status; }
         int32_t count = w->c_start[k + 1] - w->c_start[k];
-        memcpy(w->c_poly + w->c_poly_at[k], w->poly + w->poly_at[w->layer[count]], w->c_len[k] * sizeof(double));
+        memcpy(w->c_poly + w->c_poly_at[k], w->poly + w->poly_at[w->layer[w->c_layer[k] + count]],
+               w->c_len[k] * sizeof(double));
     }
     /* the rest of the board for each component */
     if (t < 0) {
@@ -577,8 +590,7 @@ static int engine(const uint8_t *state, const uint8_t *shown, const int64_t *off
             double z = 0.0;
             for (int j = 0; j < w->c_len[k]; j++) z += w->c_poly[w->c_poly_at[k] + j];
             for (int j = 0; j < w->c_len[k]; j++) w->rest[j] = all / z;
-            status = forward(k, cap_all, plan_at);
-            if (status == OK) status = backward(k, cap_all, w->rest);
+            status = backward(k, cap_all, w->rest);
             if (status != OK) { free(plan_at); return run->status = status; }
         }
         run->count = all;
@@ -636,8 +648,7 @@ static int engine(const uint8_t *state, const uint8_t *shown, const int64_t *off
             for (int q = 0; q < plen && q + j <= t; q++) v += w->prefix[q] * later[q + j];
             w->rest[j] = v;
         }
-        status = forward(k, cap_all, plan_at);
-        if (status == OK) status = backward(k, cap_all, w->rest);
+        status = backward(k, cap_all, w->rest);
         if (status != OK) { free(plan_at); return run->status = status; }
         /* prefix *= polynomial k */
         const double *p = w->c_poly + w->c_poly_at[k];

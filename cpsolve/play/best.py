@@ -67,6 +67,9 @@ BLEND = 0.2
 ENDGAME_SOLUTIONS = 1000
 #: The endgame search's budget (solution-by-cell visits) before it gives up for the look-ahead.
 ENDGAME_BUDGET = 20_000_000
+#: A mine that would leave a 2-cell 50/50 behind costs about half anyway: this share of a cell's
+#: chance of being such a mine counts as safety when scoring it (0 turns the idea off).
+FIFTY_FIFTY_SCALE = 0.9
 #: Dead candidates (they can show one number only) go after the living ones.
 AVOID_DEAD = True
 #: Scores within this (relative) of each other are a tie, broken by the generator.
@@ -76,6 +79,7 @@ TIE = 1e-9
 REASONS = {
     "certain": "certain moves: no guess needed",
     "forced": "a forced 50/50: no click can tell the two cells apart, so guess now",
+    "pseudo": "safe, or a mine that leaves a 50/50 behind anyway: as good as guessing it later",
     "endgame": "exact game-tree search over the placements left: the best chance to win",
     "lookahead": "the best chance of surviving this click and the next",
     "safest": "the safest cell (the time limit left no room to look ahead)",
@@ -191,12 +195,23 @@ class Advice:
 
 # -- the strategy ------------------------------------------------------------------------------
 
+def _shifted(values: np.ndarray, step: int) -> np.ndarray:
+    """``values[i + step]`` at each i (0 where i + step is off the array). On the padded layout the
+    border is absent, so no real cell reads past it."""
+    out = np.zeros_like(values)
+    if step >= 0:
+        out[:len(values) - step] = values[step:]
+    else:
+        out[-step:] = values[:step]
+    return out
+
+
 def _around(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """For each padded cell, how many of its neighbours are in `mask` (the border wraps harmlessly:
-    border cells are absent, so no real cell is next to a wrapped one)."""
-    count = np.zeros(mask.shape[0], dtype=np.int16)
+    """For each padded cell, how many of its neighbours are in `mask`."""
+    values = mask.astype(np.int16)
+    count = np.zeros(values.shape[0], dtype=np.int16)
     for step in offsets.tolist():
-        count += np.roll(mask, -step)
+        count += _shifted(values, step)
     return count
 
 
@@ -223,8 +238,58 @@ def _forced_pair(view: View, state: np.ndarray) -> tuple[int, int] | None:
     return None
 
 
-def _candidates(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The cells to look ahead from: the near-safest frontier cells, and floating cells of each shape."""
+def _influence(view: View, state: np.ndarray, safe: np.ndarray, log_count: float) -> tuple[dict[int, float], list[int]]:
+    """Each cell's chance of being the mine of a 2-cell 50/50 about to form around it, and the
+    cells that are mines only in such placements (*pseudo 50/50s*).
+
+    Two covered neighbours a, b (side by side or one above the other) become a 50/50 when one of
+    them is a mine and the three cells beyond each end are mines or off the board: then every
+    other cell next to one of them is next to both. For each such pair with at most one of those
+    end cells still covered (and none shown), the chance that a is a mine, the covered end cells
+    are mines and b is safe is counted (one engine run with those mines flagged). Each cell of the
+    pair, and the end cell it waits for, gets that chance; a cell's total is capped by its chance
+    of a mine and of no mine. A cell a whose own pair's chance is its whole chance of a mine is
+    safe, or a mine that leaves a 50/50 behind (lost half the time anyway): a pseudo 50/50.
+    """
+    stride = view.grid.stride
+    pseudo: list[int] = []
+    covered = state == COVERED
+    cleared = (state == CLEARED).astype(np.int16)
+    open_cells = covered.astype(np.int16)
+    influence: dict[int, float] = {}
+    size = len(state)
+    mine_out, safe_out = np.empty(size), np.empty(size)
+    for step, across in ((1, stride), (stride, 1)):
+        # the three end cells beyond a cell, across the pair's direction: shown and covered counts
+        shown3 = cleared + _shifted(cleared, across) + _shifted(cleared, -across)
+        open3 = open_cells + _shifted(open_cells, across) + _shifted(open_cells, -across)
+        before, after = _shifted(shown3, -step), _shifted(shown3, 2 * step)
+        waiting = _shifted(open3, -step) + _shifted(open3, 2 * step)
+        pairs = covered & _shifted(covered, step) & (before == 0) & (after == 0) & (waiting <= 1)
+        for a in np.flatnonzero(pairs).tolist():
+            b = a + step
+            ends = [a - step + k * across for k in (-1, 0, 1)] + [b + step + k * across for k in (-1, 0, 1)]
+            missing = [e for e in ends if state[e] == COVERED]
+            trial = bytearray(view.state)
+            for cell in (a, *missing):
+                trial[cell] = FLAGGED
+            status, log_trial = engine.weights(trial, view.shown, view.offsets, view.total, mine_out, safe_out)
+            if status != engine.OK or safe_out[b] <= 0:
+                continue
+            tally = math.exp(log_trial - log_count) * safe_out[b]
+            if tally >= (1 - safe[a]) * (1 - 1e-9):
+                pseudo.append(a)
+            for cell in (a, b, *missing):
+                influence[cell] = influence.get(cell, 0.0) + tally
+    for cell, tally in influence.items():
+        influence[cell] = min(tally, safe[cell], 1 - safe[cell])
+    return influence, pseudo
+
+
+def _candidates(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator,
+                influence: dict[int, float]) -> np.ndarray:
+    """The cells to look ahead from: the near-safest frontier cells, floating cells of each shape,
+    and cells whose safety with their 50/50 influence is near the best."""
     covered = state == COVERED
     best = safety[covered].max()
     near_clue = _around(state == CLEARED, view.offsets) > 0
@@ -249,6 +314,8 @@ def _candidates(view: View, state: np.ndarray, safety: np.ndarray, rng: np.rando
             picked += 1
             if picked >= FLOATING_CANDIDATES:
                 break
+    taken = set(chosen)
+    chosen += [c for c in sorted(influence) if c not in taken and safety[c] + influence[c] >= best * CANDIDATE_RATIO]
     return np.array(chosen, dtype=np.int64)
 
 
@@ -279,8 +346,9 @@ def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decisi
     return Decision((), (), guess, "endgame", _guess_first(guess, found))
 
 
-def _lookahead(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator) -> Decision:
-    cells = _candidates(view, state, safety, rng)
+def _lookahead(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator,
+               influence: dict[int, float]) -> Decision:
+    cells = _candidates(view, state, safety, rng, influence)
     out = np.zeros(len(cells) * 9 * engine.FIELDS)
     status = engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, out)
     if status != engine.OK:  # pragma: no cover - the view was consistent a moment ago
@@ -288,6 +356,9 @@ def _lookahead(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random
     table = out.reshape(len(cells), 9, engine.FIELDS)
     chance, best, second, clears = table[:, :, 0], table[:, :, 1], table[:, :, 2], table[:, :, 3]
     survival = (chance * ((1 - BLEND) * best + BLEND * second)).sum(axis=1)
+    if influence:  # a cell that breaks a 50/50 in the making risks less than its safety says
+        boost = np.array([FIFTY_FIFTY_SCALE * influence.get(c, 0.0) / safety[c] for c in cells.tolist()])
+        survival = survival * (1 + boost)
     progress = (chance * (clears > 0)).sum(axis=1)
     flags = _around(state == FLAGGED, view.offsets)[cells]
     opening = chance[np.arange(len(cells)), flags]
@@ -340,7 +411,12 @@ def decide(view: View, rng: np.random.Generator, deadline: float | None = None) 
             if found is not None:
                 return Decision((), tuple(sure_mine.tolist()), found.guess, found.reason, found.candidates, log_count)
         if deadline is None or time.perf_counter() < deadline:
-            found = _lookahead(view, state, safety, rng)
+            influence, pseudo = _influence(view, state, safety, log_count) if FIFTY_FIFTY_SCALE else ({}, [])
+            if pseudo:  # a mine here is a 50/50 anyway: it is safe, or as good as lost
+                cell = pseudo[int(rng.integers(len(pseudo)))] if len(pseudo) > 1 else pseudo[0]
+                guess = Candidate(cell, float(safety[cell]))
+                return Decision((), tuple(sure_mine.tolist()), guess, "pseudo", (guess,), log_count)
+            found = _lookahead(view, state, safety, rng, influence)
             return Decision((), tuple(sure_mine.tolist()), found.guess, found.reason, found.candidates, log_count)
     cells = np.flatnonzero(state == COVERED)
     index = _pick(rng, cells.tolist(), safety[cells].tolist())
