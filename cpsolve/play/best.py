@@ -70,6 +70,8 @@ ENDGAME_BUDGET = 20_000_000
 #: A mine that would leave a 2-cell 50/50 behind costs about half anyway: this share of a cell's
 #: chance of being such a mine counts as safety when scoring it (0 turns the idea off).
 FIFTY_FIFTY_SCALE = 0.9
+#: Look ahead at all (False: the safest cell, ties broken by the generator; for measuring).
+LOOK_AHEAD = True
 #: Dead candidates (they can show one number only) go after the living ones.
 AVOID_DEAD = True
 #: Scores within this (relative) of each other are a tie, broken by the generator.
@@ -410,7 +412,7 @@ def decide(view: View, rng: np.random.Generator, deadline: float | None = None) 
             found = _endgame(view, safety, rng)
             if found is not None:
                 return Decision((), tuple(sure_mine.tolist()), found.guess, found.reason, found.candidates, log_count)
-        if deadline is None or time.perf_counter() < deadline:
+        if LOOK_AHEAD and (deadline is None or time.perf_counter() < deadline):
             influence, pseudo = _influence(view, state, safety, log_count) if FIFTY_FIFTY_SCALE else ({}, [])
             if pseudo:  # a mine here is a 50/50 anyway: it is safe, or as good as lost
                 cell = pseudo[int(rng.integers(len(pseudo)))] if len(pseudo) > 1 else pseudo[0]
