@@ -29,8 +29,8 @@ def hint(
     """The certain safe cells and mines of a position; if there are none, the best guess, its exact safety and why.
 
     A position no placement fits gets a minimal set of clues that cannot all hold.
-    Exit 0 when every position was answered (a contradiction is an answer), 1 unreadable input,
-    2 --mines with --no-total, 3 a time limit ran out.
+
+    Exit 0 when every position was answered (a contradiction is an answer), 1 unreadable input, 2 --mines with --no-total, 3 a time limit ran out.
     """
     import numpy as np
 

@@ -30,8 +30,7 @@ def play(
 ) -> None:
     """The fewest safe cells a player leaves covered, over every safe first click, or from the board's c or --click.
 
-    With --player best: one whole game per board from --click, guessing when stuck; the safe cells
-    left covered when it ended (0 won).
+    With --player best: one whole game per board from --click, guessing when stuck; the safe cells left covered when it ended (0 won).
     """
     if player.value == "best":
         play_best_boards(board_file, click, 0 if seed is None else seed, moves, output_format, no_total, explain)

@@ -47,8 +47,10 @@ def stats(
     resume: Annotated[bool, typer.Option("--resume", help="With --store: skip the games the store already holds for the same settings.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar (with --jobs, --scheduler or --store).")] = False,
 ) -> None:
-    """Per board of FILE: 3BV, openings and safe cells. With --random: the share of random boards PLAYER wins without guessing
-    (best: the share it wins, guessing when stuck, with mean guesses and seconds per game)."""
+    """Per board of FILE: 3BV, openings and safe cells. With --random: the share of random boards PLAYER wins without guessing.
+
+    With --player best: the share it wins, guessing when stuck, with the mean guesses and seconds per game.
+    """
     from cpsolve.formats import boards as writers
     from cpsolve.formats.values import counted
 
