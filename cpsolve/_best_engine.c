@@ -841,7 +841,10 @@ static PyObject *lookahead_py(PyObject *self, PyObject *args)
     if (!error) {
         st = malloc(size);
         sh = malloc(size);
-        if (!st || !sh) { free(st); free(sh); PyBuffer_Release(&cand); PyBuffer_Release(&out); release(&v); return PyErr_NoMemory(); }
+        if (!st || !sh) {
+            free(st); free(sh); PyBuffer_Release(&cand); PyBuffer_Release(&out); release(&v);
+            return PyErr_NoMemory();
+        }
         memcpy(st, state0, size);
         memcpy(sh, v.shown.buf, size);
     }
@@ -1317,6 +1320,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_best_engine", "The best player's probabilities, look-ahead and endgame search in C.", -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_best_engine",
+                                    "The best player's probabilities, look-ahead and endgame search in C.", -1, methods};
 
 PyMODINIT_FUNC PyInit__best_engine(void) { return PyModule_Create(&module); }

@@ -35,7 +35,8 @@ def stats(
         metavar="FILE", help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).")] = None,
     random: Annotated[Optional[tuple[int, int, int]], typer.Option("--random", metavar="R C M", help="Random boards of R rows, C columns, M mines instead of a file.")] = None,
     games: Annotated[int, typer.Option("--games", help="How many random games (with --random).")] = DEFAULT_GAMES,
-    player: Annotated[Player, typer.Option("--player", help="Who plays the random games (best guesses when stuck).")] = Player("perfect"),
+    player: Annotated[Player, typer.Option(
+        "--player", help="Who plays the random games (best guesses when stuck).")] = Player("perfect"),
     no_total: Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")] = False,
     first: Annotated[Optional[str], typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")] = None,
     start: Annotated[Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")] = Start("opening"),
