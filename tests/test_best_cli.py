@@ -99,7 +99,7 @@ def test_generate_refuses_the_guessing_player(runner):
 
 
 def test_hint_text_marks_the_guess_and_fits_a_terminal(runner):
-    result = runner.invoke(app, ["hint", str(EXAMPLES / "hint" / "expert_midgame.txt")])
+    result = runner.invoke(app, ["hint", str(EXAMPLES / "best" / "expert_midgame.txt")])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines[1:]) <= 80  # all but the title, which names the file
@@ -114,7 +114,7 @@ def test_hint_json_guess_is_the_exact_safest_choice_reported(runner):
     from cpsolve.deduce import probabilities_of, weigh
     from cpsolve.formats.puzzle import read_puzzle
 
-    path = str(EXAMPLES / "hint" / "expert_midgame.txt")
+    path = str(EXAMPLES / "best" / "expert_midgame.txt")
     answer = json.loads(runner.invoke(app, ["hint", path, "--format", "json"]).stdout)
     assert answer["status"] == "ok" and answer["safe"] == [] and answer["mines"] == []
     guess = answer["guess"]
@@ -137,7 +137,7 @@ def test_hint_certain_moves_come_without_a_guess(runner, tmp_path):
 
 
 def test_hint_on_a_contradiction_gives_a_minimal_conflict(runner):
-    path = str(EXAMPLES / "hint" / "contradiction.txt")
+    path = str(EXAMPLES / "best" / "contradiction.txt")
     result = runner.invoke(app, ["hint", path, "--format", "json"])
     assert result.exit_code == 0
     answer = json.loads(result.stdout)
@@ -158,7 +158,7 @@ def test_hint_exit_codes(runner, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("1 2\n9.\n")
     assert runner.invoke(app, ["hint", str(bad)]).exit_code == 1
-    good = str(EXAMPLES / "hint" / "contradiction.txt")
+    good = str(EXAMPLES / "best" / "contradiction.txt")
     assert runner.invoke(app, ["hint", good, "--mines", "3", "--no-total"]).exit_code == 2
     assert runner.invoke(app, ["hint", str(tmp_path / "missing.txt")]).exit_code == 1
 

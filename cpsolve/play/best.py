@@ -5,21 +5,24 @@ The player clears every cell that is safe in every mine placement consistent wit
 guesses. The guess, in order of precedence (:func:`decide`):
 
 1. **Forced 50/50.** Two covered cells that one number says hold exactly one mine, where every
-   other covered neighbour of either touches both: no click can ever tell them apart, so the
-   guess must be made some time, and making it now costs nothing (the rest of the board is
-   independent of which one it is). Guessed at once.
+   other cell next to either (but flags and absent cells) is next to both: no click can ever tell
+   them apart, so the guess must be made some time, and making it now costs nothing (the rest of
+   the board is independent of which one it is). Guessed at once.
 2. **Endgame.** With at most :data:`ENDGAME_SOLUTIONS` placements left, an exact game-tree search
    over them (``endgame`` in :mod:`cpsolve.play.best_engine`) gives each guess's chance of
    winning with best play after it; the best is taken.
-3. **Look-ahead.** Otherwise the candidates are the frontier cells whose safety is within
-   :data:`CANDIDATE_RATIO` of the safest, and a few floating cells (covered cells next to no
-   number) that stand for the different shapes of neighbourhood. Each is scored by its chance of
-   *surviving this click and the next*: over the numbers n it may show, the chance it is safe and
-   shows n, times the safety of the best cell of the position that follows (1 when that position
-   has a certain move). The next safety blends the safest and the next safest cell
-   (:data:`BLEND`), since a lone safe-looking cell is often a trap of its own. Cells whose number
-   is already determined (*dead*: it can show one number only, so it teaches nothing) go last.
-   The highest score wins; exact ties are broken by the seeded generator.
+3. **Pseudo 50/50.** A cell that is a mine only in placements where it and a neighbour end up as
+   a 50/50 (:func:`_influence`) is safe, or as good as lost anyway: guessed now.
+4. **Look-ahead.** Otherwise the candidates are the frontier cells whose safety is within
+   :data:`CANDIDATE_RATIO` of the safest, a few floating cells (covered cells next to no number)
+   that stand for the different shapes of neighbourhood, and cells whose 50/50 influence lifts them
+   near the safest. Each is scored by its chance of *surviving this click and the next*: over the
+   numbers n it may show, the chance it is safe and shows n, times the safety of the position that
+   follows (1 when that position has a certain move), which blends its safest and next safest cell
+   (:data:`BLEND`). A cell that may be the mine of a 50/50 in the making scores higher
+   (:data:`FIFTY_FIFTY_SCALE`): such a mine costs half anyway. Cells whose number is already
+   determined (*dead*: they can show one number only, so they teach nothing) go last. The highest
+   score wins; exact ties are broken by the seeded generator.
 
 Every choice reads the view only (:class:`View`: the shown numbers, flags, covered cells and the
 total); :func:`play_best` keeps the mines in a separate table that only answers reveals.
