@@ -27,7 +27,7 @@ def play(
     explain: Annotated[bool, typer.Option("--explain", help="Show the first click and the final state of each board.")] = False,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text (one integer per board) or json (one object per line).")] = OutputFormat.text,
     seed: Annotated[Optional[int], typer.Option(
-        "--seed", help="With --player best: breaks its ties (board k uses default_rng([seed, k])).")] = None,
+        "--seed", help="With --player best: breaks its ties (board k uses default_rng(\\[seed, k])).")] = None,
     moves: Annotated[bool, typer.Option("--moves", help="With --player best and --format json: every reveal, in order.")] = False,
 ) -> None:
     """The fewest safe cells a player leaves covered, over every safe first click, or from the board's c or --click.

@@ -59,9 +59,9 @@ __all__ = [
 ]
 
 #: Frontier cells whose safety is at least this share of the safest cell's are looked ahead from.
-CANDIDATE_RATIO = 0.9
+CANDIDATE_RATIO = 0.8
 #: At most this many frontier candidates (the safest).
-FRONTIER_CANDIDATES = 12
+FRONTIER_CANDIDATES = 20
 #: At most this many floating candidates (one or two per shape of neighbourhood).
 FLOATING_CANDIDATES = 8
 #: The next position's safety: (1 - BLEND) x its safest cell + BLEND x its next safest.
