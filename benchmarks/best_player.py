@@ -69,7 +69,8 @@ def main() -> None:
         games = args.expert_games if name == "expert" and args.expert_games else args.games
         s, wall = run_row(rows, cols, mines, rule, first, games, args.jobs, args.seed)
         low, high = s["interval"]
-        print(f"| {name} {rows}x{cols}/{mines} | {rule} | {first[0]},{first[1]} | {s['games']} | {s['won']} "
+        label = f"expert {rows}x{cols}/{mines}" if name == "expert" else f"{rows}x{cols}/{mines}"
+        print(f"| {label} | {rule} | {first[0]},{first[1]} | {s['games']} | {s['won']} "
               f"| {100 * s['rate']:.2f}% | {100 * low:.2f}-{100 * high:.2f}% | {s['guesses_mean']:.2f} "
               f"| {1000 * s['seconds_per_game']:.1f} | {wall:.0f} | {anchors} |", flush=True)
 
