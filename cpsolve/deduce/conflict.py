@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from cpsolve import interrupt
 from cpsolve.deduce.position import NEIGHBOUR_STEPS, Cell, Position
 
 __all__ = ["Conflict", "minimal_conflict"]
@@ -83,7 +84,7 @@ def _infeasible(model, literals: dict, assumed: list[int], deadline: float | Non
         if left <= 0:
             return None, []
         solver.parameters.max_time_in_seconds = left
-    status = solver.solve(model)
+    status = interrupt.solve(solver, model)  # Ctrl-C stops it as an interruption, never as a verdict
     if status == cp_model.INFEASIBLE:
         return True, list(solver.sufficient_assumptions_for_infeasibility())
     if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
