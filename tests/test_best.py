@@ -268,3 +268,18 @@ def test_advice_on_a_contradiction_names_the_conflict():
     advice = best.advise(position)
     assert advice.status == "no_solution" and advice.guess is None
     assert advice.conflict.total and len(advice.conflict.clues) == 1
+
+
+def test_without_the_compiled_engine_the_python_one_plays_honest_games(monkeypatch):
+    """The fallback where the extension was not built: exact counting in Python, the same checks."""
+    from cpsolve.play import best_engine
+
+    monkeypatch.setattr(best_engine, "_compiled", None)
+    settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
+    guesses = 0
+    for k in range(8):
+        mines = draw_board(settings, np.random.default_rng([37, k]))
+        game = best.play_best(mines, (0, 0), np.random.default_rng([37, k, 1]), record_moves=True)
+        replay_and_check(mines, game)
+        guesses += game.guesses
+    assert guesses > 0

@@ -25,6 +25,7 @@ from itertools import combinations
 import numpy as np
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.compiled import extension
 from cpsolve.grid import PaddedGrid
 
 __all__ = ["OK", "NO_SOLUTION", "TOO_WIDE", "OUT_OF_BUDGET", "FIELDS", "compiled", "weights", "lookahead",
@@ -40,15 +41,7 @@ MINE_VALUE = 9
 PYTHON_ENDGAME_CELLS = 16
 
 
-def _load():
-    try:
-        from cpsolve import _best_engine
-    except ImportError:  # pragma: no cover - the extension is optional at install time
-        return None
-    return _best_engine
-
-
-_compiled = _load()
+_compiled = extension("_best_engine")
 
 
 def compiled() -> bool:
