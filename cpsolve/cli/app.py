@@ -53,6 +53,7 @@ COMMANDS = {
     "stats": "cpsolve.cli.stats",
     "puzzle": "cpsolve.cli.puzzle",
     "hint": "cpsolve.cli.hint",
+    "game": "cpsolve.cli.game",
 }
 
 

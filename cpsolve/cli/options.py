@@ -13,6 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from cpsolve.errors import InputError
+from cpsolve.game import LEVELS
 from cpsolve.layout import BACKENDS, PHASES
 from cpsolve.play import PLAYERS, START_CONDITIONS
 
@@ -22,6 +23,7 @@ __all__ = [
     "Player",
     "Start",
     "Phases",
+    "Level",
     "MAX_WORKERS",
     "MAX_JOBS",
     "MAX_SEED",
@@ -69,6 +71,8 @@ if TYPE_CHECKING:
 
     class Start(str, Enum): ...
 
+    class Level(str, Enum): ...
+
 else:
     #: The layout backends, from the registry (:data:`cpsolve.layout.BACKENDS`).
     Backend = _choice("Backend", tuple(BACKENDS))
@@ -78,6 +82,8 @@ else:
     Player = _choice("Player", PLAYERS)
     #: How the first click is protected (:data:`cpsolve.play.START_CONDITIONS`).
     Start = _choice("Start", START_CONDITIONS)
+    #: The game's classic levels (:data:`cpsolve.game.LEVELS`).
+    Level = _choice("Level", tuple(LEVELS))
 
 
 def check_time_limit(seconds: float) -> float:

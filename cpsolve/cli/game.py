@@ -1,0 +1,55 @@
+"""``cpsolve game``: play Minesweeper in the terminal, with the solver at your side."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from cpsolve.cli.app import app
+from cpsolve.cli.options import Level, Player, Start, check_seed, check_time_limit
+
+__all__ = ["game"]
+
+
+@app.command()
+def game(
+    rows: Annotated[Optional[int], typer.Argument(metavar="R", help="Rows (R C M, or --level).", show_default=False)] = None,
+    cols: Annotated[Optional[int], typer.Argument(metavar="C", help="Columns.", show_default=False)] = None,
+    mines: Annotated[Optional[int], typer.Argument(metavar="M", help="Mines.", show_default=False)] = None,
+    level: Annotated[Optional[Level], typer.Option("--level", help="beginner 9x9/10, intermediate 16x16/40, expert 16x30/99 (the default: beginner).")] = None,
+    no_guess: Annotated[Optional[Player], typer.Option("--no-guess", metavar="PLAYER", help="Deal boards this player (casual, subset, perfect) wins from the first click without a guess.")] = None,
+    start: Annotated[Start, typer.Option("--start", help="opening: no mine around the first click; safe: only the click.")] = Start("opening"),
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the first board (the next boards: seed+1, ...); default random.")] = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds each solver step (dealing, chances, judging a move) may take.")] = 10.0,
+) -> None:
+    """Play Minesweeper in the terminal, with the solver's mine chances and verdicts at your side.
+
+    Mouse: left reveals, right flags. Keys: arrows move, space reveals, f flags, d chords, p mine chances, u undo, r restart, n new board, q quit.
+    Every board is dealt for a first click at its centre, marked 'o'.
+    """
+    from cpsolve.errors import UsageError
+    from cpsolve.game import LEVELS
+    from cpsolve.game.session import Dealer
+
+    given = [value for value in (rows, cols, mines) if value is not None]
+    if given and level is not None:
+        raise UsageError("give R C M or --level, not both")
+    if given and len(given) != 3:
+        raise UsageError("give all three of R C M (rows, columns, mines)")
+    shape = (rows, cols, mines) if given else LEVELS[level.value if level is not None else "beginner"]
+    check_time_limit(time_limit)
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(2**31)
+    check_seed(seed)
+    dealer = Dealer(*shape, start=start.value, no_guess=no_guess.value if no_guess else None, seed=seed)
+    # Textual reads the keys from stdin and draws on stderr
+    if not (sys.stdin.isatty() and sys.__stderr__ is not None and sys.__stderr__.isatty()):
+        raise UsageError("cpsolve game needs a terminal (its input or its screen, stderr, is not one)")
+    from cpsolve.game.app import GameApp
+
+    GameApp(dealer, time_limit).run()
+    raise typer.Exit(0)

@@ -1,0 +1,107 @@
+"""The solver's help in a person's game: every answer is the library's, for the view shown.
+
+- :func:`chances`: each covered cell's exact mine chance (:func:`cpsolve.deduce.weigh` and
+  :func:`cpsolve.deduce.probabilities_of`, with the total), and the number of placements.
+- :func:`safety` and :func:`judge`: "was that a guess?": the chance that every cell a move
+  uncovered was safe, given the view before it. It is the share of the view's placements that
+  leave those cells empty: the placements of the view with the cells taken out (a safe cell
+  whose number is hidden constrains nothing, like a hole) over the view's own.
+- :func:`needed_guess`: whether the board needed a guess at all: whether the perfect player
+  (:mod:`cpsolve.play`, knowing the total) fails to win it from the first click.
+
+Each takes a ``deadline`` (a ``time.perf_counter()`` value) where it can run long and raises
+:class:`cpsolve.deduce.count.DeadlineReached` past it; the game runs them off its screen's
+thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cpsolve.errors import InternalError
+from cpsolve.grid import Cell
+
+if TYPE_CHECKING:
+    from cpsolve.deduce import Position, Weights
+    from cpsolve.game.session import Deal, Move
+
+__all__ = ["Chances", "chances", "safety", "judge", "needed_guess"]
+
+
+@dataclass(frozen=True)
+class Chances:
+    """The mine chances of a view.
+
+    Attributes:
+        cells: Each unknown cell's exact chance of a mine.
+        count: The view's number of mine placements.
+        mines: Mines still to place among the unknown cells (the total less the known mines).
+    """
+
+    cells: dict[Cell, Fraction]
+    count: int
+    mines: int
+
+
+def _weigh(position: Position, deadline: float | None) -> Weights | None:
+    from cpsolve.deduce import weigh
+
+    return weigh(position, deadline)
+
+
+def chances(view: Position, deadline: float | None = None) -> Chances:
+    """Each unknown cell's exact chance of a mine in `view` (every placement weighted equally).
+
+    Raises:
+        InternalError: The view has no placement (a person's view always has the board's own).
+        DeadlineReached: The deadline passed first.
+    """
+    from cpsolve.deduce import probabilities_of
+
+    weights = _weigh(view, deadline)
+    if weights is None:
+        raise InternalError("the view shown has no mine placement")
+    return Chances(probabilities_of(weights), weights.count, (view.total or 0) - len(view.known_mines))
+
+
+def safety(view: Position, cells: Iterable[Cell], deadline: float | None = None) -> Fraction:
+    """The chance, given `view`, that none of `cells` holds a mine (1: certain; cells the view
+    already knows are safe count as safe).
+
+    Raises:
+        InternalError: The view has no placement.
+        DeadlineReached: The deadline passed first.
+    """
+    taken = frozenset(cells) & view.unknown
+    if not taken:
+        return Fraction(1)
+    whole = _weigh(view, deadline)
+    if whole is None:
+        raise InternalError("the view shown has no mine placement")
+    rest = _weigh(replace(view, unknown=view.unknown - taken), deadline)
+    return Fraction(rest.count if rest is not None else 0, whole.count)
+
+
+def judge(move: Move, deadline: float | None = None) -> Fraction:
+    """Judge a move (sets and returns ``move.safety``): the chance its opened cells were all safe.
+
+    Raises:
+        DeadlineReached: The deadline passed first (the move stays unjudged).
+    """
+    move.safety = safety(move.before, move.opened, deadline)
+    return move.safety
+
+
+def needed_guess(deal: Deal) -> bool:
+    """Whether the board needs a guess from its first click: the perfect player, knowing the
+    total, does not clear it (a no-guess board for any player never does)."""
+    from cpsolve.casual import CasualBoard
+    from cpsolve.play import play_from
+
+    board = CasualBoard(deal.mines, np.ones(deal.mines.shape, dtype=bool))
+    return not play_from(board, deal.first, "perfect", True).won
