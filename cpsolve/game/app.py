@@ -27,7 +27,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
@@ -50,6 +50,10 @@ CLEARED_BG = ("#dfe3e9", "#d4d9e1")
 #: The mark on the first click a board was dealt for, until the first move.
 START_MARK = "o"
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+#: The lines around the board: the title, status, verdict, info and keys.
+_LINES = 5
+#: The cursor's mark where a cell has one column to spare (it is also drawn in reverse).
+CURSOR_MARK = "▸"
 
 
 def percent(chance: Fraction) -> str:
@@ -128,8 +132,8 @@ class Board(Widget):
                 text, style = self._cell(session, (r, c), shown)
                 if (r, c) == game.cursor:
                     style = style + Style(reverse=True)
-                    if self.cell_width == 3 and len(text) == 1:
-                        lines.append("[" + text + "]", style)
+                    if len(text) == 1:
+                        lines.append(("[" + text + "]") if self.cell_width == 3 else CURSOR_MARK + text, style)
                         continue
                 lines.append(self._pad(text), style)
         return lines
@@ -180,9 +184,12 @@ class Field(ScrollableContainer, can_focus=False):
 
 
 class EndScreen(ModalScreen[None]):
-    """The result over the board: escape (or enter) closes it; the game's keys still work."""
+    """The result over the board: escape (or enter) closes it to look at the board."""
 
-    BINDINGS = [Binding("escape,enter", "close", "look at the board")]
+    # a modal screen hides the app's bindings: the ones that make sense after a game, again
+    BINDINGS = [Binding("escape,enter", "close", "look at the board"), Binding("u", "app.undo", "undo"),
+                Binding("r", "app.restart", "restart"), Binding("n", "app.new", "new board"),
+                Binding("q", "app.quit", "quit")]
     DEFAULT_CSS = """
     EndScreen { align: center middle; background: $background 30%; }
     EndScreen > Static { width: auto; max-width: 76; height: auto; padding: 0 2;
@@ -218,7 +225,7 @@ class GameApp(App[None]):
     CSS = """
     Screen { layout: vertical; }
     #title { height: 1; background: $panel; color: $text; text-style: bold; padding: 0 1; }
-    Field { height: auto; max-height: 1fr; width: 1fr; padding: 0 1; }
+    Field { height: auto; width: 1fr; padding: 0 1; }
     #status, #verdict, #info { height: 1; padding: 0 1; }
     .won { color: $success; }
     .lost { color: $error; }
@@ -268,13 +275,16 @@ class GameApp(App[None]):
         self._deal()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit()
+        self._fit(event.size)
 
-    def _fit(self) -> None:
-        """Three columns a cell when the board fits the terminal so, else two (it scrolls beyond)."""
+    def _fit(self, size: Size | None = None) -> None:
+        """Three columns a cell when the board fits the terminal so, else two; the board's frame
+        scrolls beyond, leaving room for the lines around it."""
+        width, height = size or self.size
         board = self.query_one(Board)
+        self.query_one(Field).styles.max_height = max(3, height - _LINES)
         if self.session is not None:
-            room = self.size.width - 4  # the frame's padding and a scrollbar
+            room = width - 4  # the frame's padding and a scrollbar
             board.cell_width = 3 if self.session.cols * 3 <= room else 2
         board.refresh(layout=True)
         self.call_after_refresh(self._show_cursor)
@@ -380,8 +390,8 @@ class GameApp(App[None]):
         settings = deal.settings
         kind = f"no-guess for {deal.no_guess}" if deal.no_guess else "uniform"
         self.query_one("#title", Static).update(
-            f"cpsolve game  {settings.rows}x{settings.cols}, {settings.mines} mines  {kind}, start {settings.start}"
-            f"  seed {settings.seed}")
+            f"cpsolve game · {settings.rows}x{settings.cols}, {settings.mines} mines · {kind} · {settings.start} start"
+            f" · seed {settings.seed}")
         self._fit()
         start = f"row {deal.first[0] + 1}, col {deal.first[1] + 1}"
         self._say(f"the board was dealt for a first click at {start} ({START_MARK}); "
@@ -457,6 +467,7 @@ class GameApp(App[None]):
             return
         session = self.session
         assert session is not None
+        self._message = ""  # what was said before the move is about the board before it
         self._verdict("was that a guess? ...")
         self._run("", lambda deadline: assist.judge(move, deadline), lambda result: self._judged(move, result),
                   "judge", exclusive=False)

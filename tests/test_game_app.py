@@ -1,0 +1,311 @@
+"""The terminal game driven headless through Textual's own harness (App.run_test and its pilot).
+
+Screens at a few points are compared with text captures under tests/snapshots/game/, so a change
+in what the player sees shows in review; ``CPSOLVE_UPDATE_SNAPSHOTS=1 pytest tests/test_game_app.py``
+rewrites them after a deliberate change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from rich.console import Console  # noqa: E402
+
+from cpsolve.cell_states import CLEARED, COVERED, FLAGGED  # noqa: E402
+from cpsolve.game import assist  # noqa: E402
+from cpsolve.game.app import Board, EndScreen, Field, GameApp, describe_safety, percent  # noqa: E402
+from cpsolve.game.session import Dealer  # noqa: E402
+
+SNAPSHOTS = Path(__file__).parent / "snapshots" / "game"
+
+
+def play(dealer: Dealer, scenario, size=(80, 24), **options) -> None:
+    """Run `scenario(app, pilot, clock)` on a fresh app; the clock stands still unless moved."""
+
+    async def main() -> None:
+        clock = [0.0]
+        app = GameApp(dealer, time_limit=options.pop("time_limit", 30.0), clock=lambda: clock[0], **options)
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            await scenario(app, pilot, clock)
+
+    asyncio.run(main())
+
+
+async def settle(app: GameApp, pilot) -> None:
+    """Wait for the solver's jobs, and for the jobs their answers start, and for the screen."""
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def press(app: GameApp, pilot, *keys: str) -> None:
+    await pilot.press(*keys)
+    await settle(app, pilot)
+
+
+async def go_to(app: GameApp, pilot, cell) -> None:
+    """Move the cursor to `cell` with the arrow keys."""
+    (r, c), (tr, tc) = app.cursor, cell
+    keys = ["down" if tr > r else "up"] * abs(tr - r) + ["right" if tc > c else "left"] * abs(tc - c)
+    if keys:
+        await pilot.press(*keys)
+    assert app.cursor == cell
+
+
+def screen_text(app: GameApp) -> str:
+    """The screen as plain text, rendered as Textual's own screenshot renders it."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
+                      legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
+
+
+def check_snapshot(app: GameApp, name: str) -> None:
+    path = SNAPSHOTS / f"{name}.txt"
+    text = screen_text(app)
+    if os.environ.get("CPSOLVE_UPDATE_SNAPSHOTS"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    assert text == path.read_text(), f"the screen changed: compare with {path}"
+
+
+def line(app: GameApp, name: str) -> str:
+    return str(app.query_one(f"#{name}").render()).rstrip()
+
+
+def cell_texts(app: GameApp) -> dict:
+    """What the board shows in each cell, stripped (the cursor's brackets removed)."""
+    board = app.query_one(Board)
+    width = board.cell_width
+    rows = board.render().plain.split("\n")
+    return {(r, c): row[c * width:(c + 1) * width].strip(" []▸") for r, row in enumerate(rows)
+            for c in range(len(row) // width)}
+
+
+async def win_by_keys(app: GameApp, pilot) -> None:
+    """Reveal a cell the library proves safe, by the arrows and space, until the game is won."""
+    session = app.session
+    if not session.moves:
+        await press(app, pilot, "space")  # the cursor starts on the first click
+    while not session.over:
+        chances = assist.chances(session.view())
+        safe = min(cell for cell, chance in chances.cells.items() if chance == 0 and session.state(cell) == COVERED)
+        await go_to(app, pilot, safe)
+        await press(app, pilot, "space")
+
+
+def test_a_no_guess_board_is_won_by_keys_alone_with_no_guess_made():
+    dealer = Dealer(9, 9, 10, no_guess="perfect", seed=3)
+
+    async def scenario(app, pilot, clock):
+        deal = app.session.deal
+        assert (deal.mines == dealer.deal(0).mines).all() and app.cursor == deal.first == (4, 4)
+        check_snapshot(app, "beginner_start")
+        await press(app, pilot, "space")
+        assert line(app, "verdict") == "was that a guess? no: certain from what was shown"
+        clock[0] = 30.0
+        await win_by_keys(app, pilot)
+        assert app.session.won and line(app, "status").startswith("won")
+        assert isinstance(app.screen, EndScreen)
+        result = str(app.screen.query_one("#result").render())
+        summary = app.session.summary()
+        assert summary.guesses == 0 and summary.unjudged == 0 and summary.clicks == len(app.session.moves)
+        assert f"3BV             {app.session.bbbv}\n" in result and "30.0 s" in result
+        assert "guesses made    0" in result and "needed a guess  no (the perfect player wins it)" in result
+        check_snapshot(app, "beginner_won")
+
+    play(dealer, scenario)
+
+
+def test_a_mine_loses_undo_takes_it_back_and_the_result_says_so():
+    dealer = Dealer(9, 9, 10, seed=3)
+
+    async def scenario(app, pilot, clock):
+        session = app.session
+        await press(app, pilot, "space")
+        before = session.picture()
+        mine = min(cell for cell in zip(*session.deal.mines.nonzero()) if session.state(cell) == COVERED)
+        await go_to(app, pilot, mine)
+        await press(app, pilot, "space")
+        assert session.lost and line(app, "status").startswith("lost") and isinstance(app.screen, EndScreen)
+        result = str(app.screen.query_one("#result").render())
+        assert result.startswith("LOST") and "guesses made    1" in result
+        assert session.picture()[mine[0]][mine[1]] == "!"
+        check_snapshot(app, "beginner_lost")
+        await press(app, pilot, "u")
+        assert not isinstance(app.screen, EndScreen) and session.picture() == before
+        assert line(app, "status").startswith("playing") and line(app, "verdict").startswith("undone")
+        await win_by_keys(app, pilot)
+        result = str(app.screen.query_one("#result").render())
+        assert result.startswith("WON  (after 1 undo)") and session.summary().undos == 1
+
+    play(dealer, scenario)
+
+
+def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
+    dealer = Dealer(9, 9, 10, no_guess="perfect", seed=5)
+
+    async def scenario(app, pilot, clock):
+        session = app.session
+        mines = session.deal.mines
+        width = app.query_one(Board).cell_width
+        await press(app, pilot, "space")
+        numbers = [cell for cell in sorted(cells_of(session, CLEARED)) if session.number(cell) > 0
+                   and any(session.state(n) == COVERED and not mines[n] for n in around(cell))]
+        for key_chord, number in zip((True, False), numbers[::3]):
+            for neighbour in around(number):
+                if mines[neighbour] and session.state(neighbour) == COVERED:
+                    await pilot.click(Board, offset=(neighbour[1] * width + 1, neighbour[0]), button=3)
+                    await settle(app, pilot)
+                    assert session.state(neighbour) == FLAGGED
+            if session.state(number) != CLEARED or session.over:
+                continue
+            covered = [n for n in around(number) if session.state(n) == COVERED]
+            if key_chord:
+                await go_to(app, pilot, number)
+                await press(app, pilot, "d")
+            else:
+                await pilot.click(Board, offset=(number[1] * width + 1, number[0]))
+                await settle(app, pilot)
+            assert covered and all(session.state(n) == CLEARED for n in covered)
+            move = session.moves[-1]
+            assert move.kind == "chord" and move.safety == assist.safety(move.before, covered)
+            assert line(app, "verdict") == describe_safety(move)
+        flagged = min(cells_of(session, FLAGGED))
+        await pilot.click(Board, offset=(flagged[1] * width + 1, flagged[0]), button=3)
+        await settle(app, pilot)
+        assert session.state(flagged) == COVERED
+        wrong = min(cell for cell in cells_of(session, COVERED) if not mines[cell]
+                    and any(session.state(n) == CLEARED and session.number(n) for n in around(cell)))
+        number = min(n for n in around(wrong) if session.state(n) == CLEARED and session.number(n))
+        for neighbour in around(number):
+            if session.state(neighbour) == FLAGGED:
+                await pilot.click(Board, offset=(neighbour[1] * width + 1, neighbour[0]), button=3)
+        await go_to(app, pilot, wrong)
+        await press(app, pilot, "f")  # a wrong flag, and the number's flags made to match: the chord loses
+        for neighbour in sorted(around(number)):
+            flags = sum(session.state(n) == FLAGGED for n in around(number))
+            if flags < session.number(number) and session.state(neighbour) == COVERED and neighbour != wrong:
+                await go_to(app, pilot, neighbour)
+                await press(app, pilot, "f")
+        await go_to(app, pilot, number)
+        await press(app, pilot, "d")
+        assert session.lost and "x" in "".join(session.picture())
+
+    play(dealer, scenario)
+
+
+def around(cell, rows=9, cols=9):
+    r, c = cell
+    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr, dc) != (0, 0) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+
+
+def cells_of(session, state):
+    return [(r, c) for r in range(session.rows) for c in range(session.cols) if session.state((r, c)) == state]
+
+
+def test_the_chances_shown_are_the_librarys_for_the_same_view():
+    dealer = Dealer(16, 16, 40, seed=8)
+
+    async def scenario(app, pilot, clock):
+        session = app.session
+        await press(app, pilot, "space")
+        await press(app, pilot, "f")  # a flag on a cleared cell does nothing; the view stays the library's
+        await press(app, pilot, "p")
+        expected = assist.chances(session.view())
+        shown = cell_texts(app)
+        for cell, chance in expected.cells.items():
+            want = "0" if chance == 0 else "*" if chance == 1 else str(min(99, max(1, round(float(chance) * 100))))
+            assert shown[cell] == want, cell
+        covered = min(expected.cells, key=lambda cell: (expected.cells[cell], cell))
+        await go_to(app, pilot, covered)
+        assert line(app, "info").endswith(f"row {covered[0] + 1}, col {covered[1] + 1}: {percent(expected.cells[covered])}")
+        assert f"{expected.mines} mines in {len(expected.cells)} cells" in line(app, "info")
+        check_snapshot(app, "intermediate_chances")
+        await press(app, pilot, "space")  # the chances follow the move
+        assert app.shown_chances() is not None and app.shown_chances().cells == assist.chances(session.view()).cells
+        await press(app, pilot, "p")
+        assert app.shown_chances() is None and set(cell_texts(app).values()) <= set("12345678F") | {""}
+
+    play(dealer, scenario)
+
+
+def test_a_slow_solver_step_leaves_the_screen_responsive_and_keeps_its_time_limit(monkeypatch):
+    release = threading.Event()
+    real = assist.chances
+
+    def slow(view, deadline=None):
+        release.wait(10)
+        return real(view, deadline)
+
+    async def scenario(app, pilot, clock):
+        monkeypatch.setattr(assist, "chances", slow)
+        await press(app, pilot, "space")
+        await pilot.press("p")
+        await pilot.pause(0.3)
+        assert "working out the mine chances..." in line(app, "info") and line(app, "info")[0] in "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+        start = app.cursor
+        await pilot.press("left", "up")  # the keys still work while the solver thinks
+        assert app.cursor == (start[0] - 1, start[1] - 1) and app.shown_chances() is None
+        release.set()
+        await settle(app, pilot)
+        assert app.shown_chances() is not None and "exact chances" in line(app, "info")
+
+    play(Dealer(9, 9, 10, seed=1), scenario)
+
+    async def too_slow(app, pilot, clock):
+        await press(app, pilot, "space", "p")  # the first click is certain without the solver: the rule says so
+        assert line(app, "info") == "mine chances: the time limit (1e-09 s) ran out"
+        assert line(app, "verdict") == "was that a guess? no: certain from what was shown"
+        await go_to(app, pilot, min(cells_of(app.session, COVERED)))
+        await press(app, pilot, "space")
+        assert line(app, "verdict") == "was that a guess? the time limit (1e-09 s) ran out"
+        assert app.session.summary().unjudged == 1
+
+    play(Dealer(9, 9, 10, seed=1), too_slow, time_limit=1e-9)
+
+
+def test_expert_compacts_to_fit_80_columns_and_scrolls_when_smaller():
+    async def scenario(app, pilot, clock):
+        board, field = app.query_one(Board), app.query_one(Field)
+        assert board.cell_width == 2 and board.size.width == 60 and field.scroll_x == 0
+        check_snapshot(app, "expert_start")
+        await pilot.resize_terminal(120, 30)
+        await settle(app, pilot)
+        assert board.cell_width == 3 and board.size.width == 90
+        await pilot.resize_terminal(50, 20)
+        await settle(app, pilot)
+        assert board.cell_width == 2
+        await go_to(app, pilot, (15, 29))
+        await settle(app, pilot)
+        assert field.scroll_x > 0 and field.scroll_y > 0  # the cursor stays in sight
+        assert line(app, "status").startswith("playing")
+
+    play(Dealer(16, 30, 99, no_guess="subset", seed=4), scenario)
+
+
+def test_restart_and_a_new_board():
+    dealer = Dealer(9, 9, 10, seed=6)
+
+    async def scenario(app, pilot, clock):
+        first = app.session.deal
+        await press(app, pilot, "space")
+        assert app.session.clicks == 1
+        await press(app, pilot, "r")
+        assert app.session.deal is first and app.session.clicks == 0 and set("".join(app.session.picture())) == {"-"}
+        await press(app, pilot, "n")
+        assert app.session.deal.settings.seed == 7 and app.cursor == app.session.deal.first
+        assert "seed 7" in line(app, "title")
+
+    play(dealer, scenario)
