@@ -32,7 +32,8 @@ def test_a_command_imports_only_what_it_needs():
     loaded = set(done.stderr.split())
     assert done.stdout.splitlines() == ["c..", "...", "..*"]
     assert "cpsolve.cli.layout" in loaded
-    for heavy in ("cpsolve.cli.puzzle", "cpsolve.cli.compare", "cpsolve.deduce", "ortools", "dask", "networkx"):
+    for heavy in ("cpsolve.cli.puzzle", "cpsolve.cli.compare", "cpsolve.deduce", "ortools", "dask", "networkx",
+                  "cpsolve.cli.game", "cpsolve.game.session", "textual"):
         assert heavy not in loaded, heavy
 
 
@@ -74,3 +75,15 @@ def test_ctrl_c_in_a_cp_sat_search_is_an_interruption_not_a_time_limit(tmp_path)
     assert process.returncode == 130, stderr
     assert stderr == "cpsolve: interrupted\n" and stdout == ""
     assert time.monotonic() - pressed < 10
+
+
+def test_the_game_checks_its_options_and_its_terminal_before_loading_textual():
+    """``game`` fails on bad options (exit 1 or 2) and off a terminal (exit 2), Textual never loaded."""
+    probe = ("import sys\nfrom cpsolve.cli import main\nsys.argv = ['cpsolve', 'game'] + sys.argv[1:]\n"
+             "try:\n    main()\nexcept SystemExit as done:\n    print(done.code, 'textual' in sys.modules)")
+    for args, code in ((["9", "9"], 2), (["--level", "expert", "9", "9", "10"], 2), (["9", "9", "78"], 1),
+                       (["--level", "beginner"], 2)):
+        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+        assert done.stdout.split() == [str(code), "False"], (args, done.stdout, done.stderr)
+        assert done.stderr.startswith("cpsolve: ") and len(done.stderr.splitlines()) == 1

@@ -38,7 +38,7 @@ def game(
         raise UsageError("give R C M or --level, not both")
     if given and len(given) != 3:
         raise UsageError("give all three of R C M (rows, columns, mines)")
-    shape = (rows, cols, mines) if given else LEVELS[level.value if level is not None else "beginner"]
+    shape = (given[0], given[1], given[2]) if given else LEVELS[level.value if level is not None else "beginner"]
     check_time_limit(time_limit)
     if seed is None:
         import secrets

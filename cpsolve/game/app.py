@@ -33,7 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from cpsolve.cell_states import CLEARED
+from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.game import assist
 from cpsolve.game.session import (SHOWN_EXPLODED, SHOWN_FLAG, SHOWN_MINE, SHOWN_WRONG_FLAG, Dealer,
                                   Move, Session, Summary)
@@ -49,6 +49,8 @@ COVERED_BG = ("#56637a", "#5f6c84")
 CLEARED_BG = ("#dfe3e9", "#d4d9e1")
 #: The mark on the first click a board was dealt for, until the first move.
 START_MARK = "o"
+#: The hint's marks: a certainly safe cell (like the start: click here), a certain mine, the guess.
+HINT_SAFE, HINT_MINE, HINT_GUESS = "o", "!", "?"
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: The lines around the board: the title, status, verdict, info and keys.
 _LINES = 5
@@ -159,6 +161,14 @@ class Board(Widget):
             return SHOWN_MINE, cleared
         if shown == SHOWN_WRONG_FLAG:
             return SHOWN_WRONG_FLAG, cleared + Style(color="#b91c1c")
+        hint = game.shown_hint()
+        if hint is not None:
+            if cell in hint.safe:
+                return HINT_SAFE, Style(color="#ffffff", bgcolor="#2f855a", bold=True)
+            if cell in hint.mines and shown != SHOWN_FLAG:
+                return HINT_MINE, Style(color="#ffffff", bgcolor="#b91c1c", bold=True)
+            if cell == hint.guess:
+                return HINT_GUESS, Style(color="#111111", bgcolor="#f6ad55", bold=True)
         chances = game.shown_chances()
         if chances is not None:
             chance = chances.cells.get(cell, Fraction(0) if cell in session.promised else None)
@@ -238,10 +248,12 @@ class GameApp(App[None]):
         Binding("space", "reveal", "reveal"),
         Binding("f", "flag", "flag"),
         Binding("d", "chord", "chord"),
+        Binding("question_mark", "hint", "hint", key_display="?"),
+        Binding("a", "auto", "auto"),
         Binding("p", "chances", "chances"),
         Binding("u", "undo", "undo"),
         Binding("r", "restart", "restart"),
-        Binding("n", "new", "new board"),
+        Binding("n", "new", "new"),
         Binding("q", "quit", "quit"),
     ]
 
@@ -255,6 +267,8 @@ class GameApp(App[None]):
         self.cursor: Cell = (0, 0)
         self.showing_chances = False
         self._chances: tuple[int, assist.Chances] | None = None
+        self.showing_hint = False
+        self._hint: tuple[int, assist.Hint] | None = None
         self._needed: dict[int, bool] = {}
         self._jobs: dict[Worker, tuple[str, float, Callable[[Any], None]]] = {}
         self._message = ""
@@ -387,6 +401,7 @@ class GameApp(App[None]):
         self.session = Session(deal, self.clock)
         self.cursor = deal.first
         self._chances = None
+        self._hint = None
         settings = deal.settings
         kind = f"no-guess for {deal.no_guess}" if deal.no_guess else "uniform"
         self.query_one("#title", Static).update(
@@ -533,6 +548,91 @@ class GameApp(App[None]):
         where = f"row {self.cursor[0] + 1}, col {self.cursor[1] + 1}"
         cell = f"; {where}: {percent(here)}" if here is not None else ""
         self._say(f"exact chances: {chances.mines} mines in {len(chances.cells)} cells{cell}")
+
+    # -- the best player's hint and auto-step -------------------------------------------------------
+
+    def shown_hint(self) -> assist.Hint | None:
+        """The hint to draw: when asked for, and computed for the session as it is."""
+        if not self.showing_hint or self.session is None or self._hint is None or self.session.over:
+            return None
+        version, hint = self._hint
+        return hint if version == self.session.version else None
+
+    def action_hint(self) -> None:
+        """Show the best player's move for what is shown (again: hide it)."""
+        if self.session is None or self.session.over:
+            return
+        self.showing_hint = not (self.showing_hint and self.shown_hint() is not None)
+        if self.showing_hint:
+            self._ask_hint(self._describe_hint)
+        else:
+            self._say("hint hidden")
+        self.query_one(Board).refresh()
+
+    def action_auto(self) -> None:
+        """Play the hint's move: reveal the certain safe cells, else flag the certain mines, else
+        reveal the recommended guess."""
+        if self.session is not None and not self.session.over:
+            self._ask_hint(self._play_hint)
+
+    def _ask_hint(self, then: Callable[[assist.Hint], None]) -> None:
+        session = self.session
+        assert session is not None
+        if self._hint is not None and self._hint[0] == session.version:
+            then(self._hint[1])
+            return
+        version, view = session.version, session.view()
+        promised = [cell for cell in session.promised if session.state(cell) == COVERED]
+
+        def done(result: Any) -> None:
+            if isinstance(result, Exception):
+                self._say(f"hint: {_failure(result, self.time_limit)}")
+            elif self.session is session and session.version == version:
+                self._hint = (version, result)
+                then(result)
+
+        self._run("the best player is thinking", lambda deadline: assist.hint(view, promised, deadline), done, "hint")
+
+    def _describe_hint(self, hint: assist.Hint) -> None:
+        session = self.session
+        assert session is not None
+        # the cursor goes to the move, so that space plays it
+        target = hint.guess or next((cell for cell in hint.safe if session.state(cell) == COVERED), None)
+        if target is not None:
+            self.cursor = target
+            self._show_cursor()
+        self.query_one(Board).refresh()
+        if hint.guess is not None:
+            r, c = hint.guess
+            self._say(f"hint: guess row {r + 1}, col {c + 1} ({HINT_GUESS}), safe with chance "
+                      f"{percent(hint.safety or Fraction(0))}: {hint.reason}")
+            return
+        unflagged = [cell for cell in hint.mines if session.state(cell) != FLAGGED]
+        self._say(f"hint: {len(hint.safe)} safe ({HINT_SAFE}), {len(unflagged)} mines to flag ({HINT_MINE}): "
+                  f"{hint.reason}")
+
+    def _play_hint(self, hint: assist.Hint) -> None:
+        session = self.session
+        assert session is not None
+        safe = [cell for cell in hint.safe if session.state(cell) == COVERED]
+        mines = [cell for cell in hint.mines if session.state(cell) == COVERED]
+        if safe:
+            for cell in safe:
+                self.cursor = cell
+                self._played(session.reveal(cell, assisted=True))
+        elif mines:
+            for cell in mines:
+                session.toggle_flag(cell)
+            self.cursor = mines[-1]
+            self._after_change()
+            self._say(f"auto: flagged {len(mines)} certain mine{'s' if len(mines) > 1 else ''}")
+        elif hint.guess is not None:
+            self.cursor = hint.guess
+            self._played(session.reveal(hint.guess, assisted=True))
+            self._say(f"auto: guessed row {hint.guess[0] + 1}, col {hint.guess[1] + 1}: {hint.reason}")
+        else:
+            self._say("auto: the safe cells are flagged; unflag them first")
+        self._show_cursor()
 
     # -- the end ------------------------------------------------------------------------------------
 

@@ -8,6 +8,8 @@
   whose number is hidden constrains nothing, like a hole) over the view's own.
 - :func:`needed_guess`: whether the board needed a guess at all: whether the perfect player
   (:mod:`cpsolve.play`, knowing the total) fails to win it from the first click.
+- :func:`hint`: the best player's move (:func:`cpsolve.play.best.advise`): the certain safe cells
+  and mines, else its recommended guess with the guess's exact safety.
 
 Each takes a ``deadline`` (a ``time.perf_counter()`` value) where it can run long and raises
 :class:`cpsolve.deduce.count.DeadlineReached` past it; the game runs them off its screen's
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from cpsolve.deduce import Position, Weights
     from cpsolve.game.session import Deal, Move
 
-__all__ = ["Chances", "chances", "safety", "judge", "needed_guess"]
+__all__ = ["Chances", "Hint", "chances", "safety", "judge", "needed_guess", "hint"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,25 @@ class Chances:
     cells: dict[Cell, Fraction]
     count: int
     mines: int
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The best player's move for a view.
+
+    Attributes:
+        safe: Covered cells safe in every placement (the cells the start rule promises included).
+        mines: Covered cells that are mines in every placement (flagged ones included).
+        guess: When nothing is safe for certain, the cell the best player would click.
+        safety: The guess's exact chance of holding no mine.
+        reason: Why, in words (:data:`cpsolve.play.best.REASONS`).
+    """
+
+    safe: tuple[Cell, ...]
+    mines: tuple[Cell, ...]
+    guess: Cell | None = None
+    safety: Fraction | None = None
+    reason: str = ""
 
 
 def _weigh(position: Position, deadline: float | None) -> Weights | None:
@@ -105,3 +126,30 @@ def needed_guess(deal: Deal) -> bool:
 
     board = CasualBoard(deal.mines, np.ones(deal.mines.shape, dtype=bool))
     return not play_from(board, deal.first, "perfect", True).won
+
+
+def hint(view: Position, promised: Iterable[Cell] = (), deadline: float | None = None) -> Hint:
+    """The best player's move for `view` (:func:`cpsolve.play.best.advise`, ties broken by its
+    default generator, so the same view gets the same hint).
+
+    Args:
+        view: What was shown (:meth:`cpsolve.game.session.Session.view`).
+        promised: Covered cells the start rule promises safe (the view leaves them out): they
+            are certain moves too.
+        deadline: A ``time.perf_counter()`` value: past it, the best player guesses the safest
+            cell without looking ahead.
+
+    Raises:
+        InternalError: The view has no placement.
+    """
+    from cpsolve.play.best import REASONS, advise
+
+    advice = advise(view, None, deadline)
+    if advice.status != "ok":
+        raise InternalError("the view shown has no mine placement")
+    safe = tuple(sorted(set(advice.safe) | set(promised)))
+    if safe or advice.guess is None:
+        reason = REASONS["certain"] if advice.safe or not safe else "the start rule: the first click's cells are safe"
+        return Hint(safe, advice.mines, reason=reason)
+    guess = advice.guess
+    return Hint((), advice.mines, guess.cell, Fraction(guess.safety), REASONS[advice.reason])  # type: ignore[arg-type]
