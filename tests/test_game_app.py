@@ -309,3 +309,38 @@ def test_restart_and_a_new_board():
         assert "seed 7" in line(app, "title")
 
     play(dealer, scenario)
+
+
+def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
+    from cpsolve.play.best import REASONS, advise
+
+    async def scenario(app, pilot, clock):
+        session = app.session
+        deal = session.deal
+        await press(app, pilot, "question_mark")  # before the first click: the start rule's cells
+        assert {cell for cell, text in cell_texts(app).items() if text == "o"} == session.promised
+        assert app.cursor == deal.first and line(app, "info").startswith("hint: 9 safe (o)")
+        await press(app, pilot, "space")
+        while True:
+            await press(app, pilot, "question_mark")
+            advice = advise(session.view())
+            shown = cell_texts(app)
+            assert {cell for cell, text in shown.items() if text == "o"} == set(advice.safe)
+            assert {cell for cell, text in shown.items() if text == "!"} == {
+                cell for cell in advice.mines if session.state(cell) == COVERED}
+            if advice.guess is not None:
+                break
+            await press(app, pilot, "a")
+            assert all(session.state(cell) == CLEARED for cell in advice.safe) and session.moves[-1].assisted
+        guess = advice.guess.cell
+        assert shown[guess] == "?" and app.cursor == guess and advice.mines
+        assert line(app, "info") == (f"hint: guess row {guess[0] + 1}, col {guess[1] + 1} (?), safe with chance "
+                                     f"{percent(advice.guess.safety)}: {REASONS[advice.reason]}")
+        check_snapshot(app, "beginner_hint")
+        await press(app, pilot, "a")  # certain mines first: flagged
+        assert all(session.state(cell) == FLAGGED for cell in advice.mines)
+        await press(app, pilot, "a")  # then the guess
+        move = session.moves[-1]
+        assert move.cell == guess and move.assisted and move.safety == advice.guess.safety
+
+    play(Dealer(9, 9, 10, seed=9), scenario)

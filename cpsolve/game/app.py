@@ -52,8 +52,8 @@ START_MARK = "o"
 #: The hint's marks: a certainly safe cell (like the start: click here), a certain mine, the guess.
 HINT_SAFE, HINT_MINE, HINT_GUESS = "o", "!", "?"
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-#: The lines around the board: the title, status, verdict, info and keys.
-_LINES = 5
+#: The lines around the board: the title, status, verdict, info (up to two) and keys.
+_LINES = 6
 #: The cursor's mark where a cell has one column to spare (it is also drawn in reverse).
 CURSOR_MARK = "▸"
 
@@ -198,7 +198,7 @@ class EndScreen(ModalScreen[None]):
 
     # a modal screen hides the app's bindings: the ones that make sense after a game, again
     BINDINGS = [Binding("escape,enter", "close", "look at the board"), Binding("u", "app.undo", "undo"),
-                Binding("r", "app.restart", "restart"), Binding("n", "app.new", "new board"),
+                Binding("r", "app.restart", "again"), Binding("n", "app.new", "new board"),
                 Binding("q", "app.quit", "quit")]
     DEFAULT_CSS = """
     EndScreen { align: center middle; background: $background 30%; }
@@ -236,7 +236,8 @@ class GameApp(App[None]):
     Screen { layout: vertical; }
     #title { height: 1; background: $panel; color: $text; text-style: bold; padding: 0 1; }
     Field { height: auto; width: 1fr; padding: 0 1; }
-    #status, #verdict, #info { height: 1; padding: 0 1; }
+    #status, #verdict { height: 1; padding: 0 1; }
+    #info { height: auto; max-height: 2; padding: 0 1; }
     .won { color: $success; }
     .lost { color: $error; }
     """
@@ -252,7 +253,7 @@ class GameApp(App[None]):
         Binding("a", "auto", "auto"),
         Binding("p", "chances", "chances"),
         Binding("u", "undo", "undo"),
-        Binding("r", "restart", "restart"),
+        Binding("r", "restart", "again"),
         Binding("n", "new", "new"),
         Binding("q", "quit", "quit"),
     ]
@@ -596,8 +597,10 @@ class GameApp(App[None]):
     def _describe_hint(self, hint: assist.Hint) -> None:
         session = self.session
         assert session is not None
-        # the cursor goes to the move, so that space plays it
-        target = hint.guess or next((cell for cell in hint.safe if session.state(cell) == COVERED), None)
+        # the cursor goes to the move, so that space plays it (the first click first: it opens)
+        first = session.deal.first
+        covered = [cell for cell in hint.safe if session.state(cell) == COVERED]
+        target = hint.guess or (first if first in covered else covered[0] if covered else None)
         if target is not None:
             self.cursor = target
             self._show_cursor()
@@ -683,7 +686,7 @@ def end_text(summary: Summary, session: Session, needed: bool | None) -> Text:
     ]
     for name, value in rows:
         text.append(f"\n{name:<16}{value}")
-    text.append("\n\nr restart  n new board  u undo  esc look  q quit", style="italic")
+    text.append("\n\nr again  n new board  u undo  esc look at the board  q quit", style="italic")
     return text
 
 
