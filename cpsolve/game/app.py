@@ -6,8 +6,9 @@ seconds spent show on the info line), and dropped if the game moved on meanwhile
 
 The screen, top to bottom: the title (board, kind, seed), the board (scrolls when the terminal is
 too small; three columns a cell, two when three do not fit), the status line (``playing``,
-``won`` or ``lost``, the mine counter, time, clicks), the info line (the last answer of the
-solver, or its progress) and the keys. The end screen is a dialog over the board.
+``won`` or ``lost``, the mine counter, time, clicks), the verdict line ("was that a guess?"),
+the info line (the chances, the hint, or the solver's progress) and the keys. The end screen is a
+dialog over the board.
 
 Colours: every cell paints its own background and foreground (slate covered cells, light cleared
 cells with dark numbers), so the board reads the same on dark and light terminals; marks carry a
@@ -51,6 +52,7 @@ CLEARED_BG = ("#dfe3e9", "#d4d9e1")
 START_MARK = "o"
 #: The hint's marks: a certainly safe cell (like the start: click here), a certain mine, the guess.
 HINT_SAFE, HINT_MINE, HINT_GUESS = "o", "!", "?"
+#: The progress indicator's frames, one a tenth of a second.
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: The lines around the board: the title, status, verdict, info (up to two) and keys.
 _LINES = 6
