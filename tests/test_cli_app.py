@@ -82,7 +82,7 @@ def test_the_game_checks_its_options_and_its_terminal_before_loading_textual():
     probe = ("import sys\nfrom cpsolve.cli import main\nsys.argv = ['cpsolve', 'game'] + sys.argv[1:]\n"
              "try:\n    main()\nexcept SystemExit as done:\n    print(done.code, 'textual' in sys.modules)")
     for args, code in ((["9", "9"], 2), (["--level", "expert", "9", "9", "10"], 2), (["9", "9", "78"], 1),
-                       (["--level", "beginner"], 2)):
+                       (["--level", "beginner"], 2), (["--no-guess", "best"], 2)):
         done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120,
                               stdin=subprocess.DEVNULL)
         assert done.stdout.split() == [str(code), "False"], (args, done.stdout, done.stderr)

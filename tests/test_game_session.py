@@ -11,7 +11,7 @@ import pytest
 from bruteforce_puzzle import solutions
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
-from cpsolve.errors import InputError, TimeLimitError
+from cpsolve.errors import InputError, TimeLimitError, UsageError
 from cpsolve.game import assist
 from cpsolve.game.session import Deal, Dealer, Session
 from cpsolve.generate import GameSettings, generate_boards
@@ -283,5 +283,7 @@ def test_dealer_checks_its_board_and_a_no_guess_deal_keeps_its_time_limit():
         Dealer(9, 9, 75)
     with pytest.raises(InputError):
         Dealer(101, 9, 10)
+    with pytest.raises(UsageError):
+        Dealer(9, 9, 10, no_guess="best")
     with pytest.raises(TimeLimitError):
         Dealer(9, 9, 60, no_guess="perfect", start="safe").deal(deadline=0.0)

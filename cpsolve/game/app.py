@@ -27,6 +27,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.containers import ScrollableContainer
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
@@ -344,10 +345,13 @@ class GameApp(App[None]):
         info.update(self._message)
 
     def _tick(self) -> None:
-        if self._jobs:
-            self._draw_info()
-        if self.session is not None and self.session.started is not None and not self.session.over:
-            self._draw_status()
+        try:
+            if self._jobs:
+                self._draw_info()
+            if self.session is not None and self.session.started is not None and not self.session.over:
+                self._draw_status()
+        except NoMatches:  # the app is closing: its widgets are gone
+            pass
 
     def _say(self, message: str) -> None:
         """Put `message` on the info line (the solver's progress takes it while a job runs)."""
@@ -383,9 +387,12 @@ class GameApp(App[None]):
         if job is None or event.state in (WorkerState.PENDING, WorkerState.RUNNING):
             return
         del self._jobs[event.worker]
-        if event.state == WorkerState.SUCCESS:
-            job[2](event.worker.result)
-        self._draw_info()
+        try:
+            if event.state == WorkerState.SUCCESS:
+                job[2](event.worker.result)
+            self._draw_info()
+        except NoMatches:  # the app is closing (its workers are cancelled then): nothing to draw on
+            pass
 
     # -- dealing ----------------------------------------------------------------------------------
 

@@ -141,10 +141,14 @@ def hint(view: Position, promised: Iterable[Cell] = (), deadline: float | None =
 
     Raises:
         InternalError: The view has no placement.
+        DeadlineReached: The deadline passed before the view was counted.
     """
+    from cpsolve.deduce.count import DeadlineReached
     from cpsolve.play.best import REASONS, advise
 
     advice = advise(view, None, deadline)
+    if advice.status == "unknown":
+        raise DeadlineReached
     if advice.status != "ok":
         raise InternalError("the view shown has no mine placement")
     safe = tuple(sorted(set(advice.safe) | set(promised)))

@@ -37,9 +37,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
-from cpsolve.errors import InputError
+from cpsolve.errors import InputError, UsageError
 from cpsolve.generate import GameSettings, allowed_cells, draw_board, generate_boards, openings_and_3bv
 from cpsolve.grid import Cell
+from cpsolve.play import NO_GUESS_PLAYERS
 from cpsolve.play.perfect import view_position
 from cpsolve.play.tables import BoardTables
 
@@ -90,18 +91,22 @@ class Dealer:
         cols: Board width.
         mines: Number of mines.
         start: ``opening`` (no mine around the first click) or ``safe`` (only the click).
-        no_guess: A player (:data:`cpsolve.play.PLAYERS`) every board must be a win for from the
-            first click, or None for uniform boards.
+        no_guess: A player who never guesses (:data:`cpsolve.play.NO_GUESS_PLAYERS`) every board
+            must be a win for from the first click, or None for uniform boards.
         seed: The seed of deal 0.
 
     Raises:
         InputError: If the board cannot be dealt (too large, too many mines for the start rule).
+        UsageError: If `no_guess` is a player who guesses (``best``).
     """
 
     def __init__(self, rows: int, cols: int, mines: int, *, start: str = "opening", no_guess: str | None = None,
                  seed: int = 0):
         if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
             raise InputError(f"the game plays boards from 1x1 to {MAX_SIDE}x{MAX_SIDE}, got {rows}x{cols}")
+        if no_guess is not None and no_guess not in NO_GUESS_PLAYERS:
+            raise UsageError(f"the {no_guess} player guesses, so no board is no-guess for it: "
+                             f"use one of {', '.join(NO_GUESS_PLAYERS)}")
         self.no_guess = no_guess
         self.settings = GameSettings(rows, cols, mines, no_guess or "perfect", True, None, start, seed).check()
 
