@@ -272,6 +272,9 @@ def test_a_slow_solver_step_leaves_the_screen_responsive_and_keeps_its_time_limi
         await press(app, pilot, "space")
         assert line(app, "verdict") == "was that a guess? the time limit (1e-09 s) ran out"
         assert app.session.summary().unjudged == 1
+        if not app.session.over:
+            await press(app, pilot, "question_mark")
+            assert line(app, "info") == "hint: the time limit (1e-09 s) ran out" and app.shown_hint() is None
 
     play(Dealer(9, 9, 10, seed=1), too_slow, time_limit=1e-9)
 
