@@ -286,4 +286,4 @@ def test_dealer_checks_its_board_and_a_no_guess_deal_keeps_its_time_limit():
     with pytest.raises(UsageError):
         Dealer(9, 9, 10, no_guess="best")
     with pytest.raises(TimeLimitError):
-        Dealer(9, 9, 60, no_guess="perfect", start="safe").deal(deadline=0.0)
+        Dealer(9, 9, 60, no_guess="perfect", start="safe").deal(time_limit=1e-9)

@@ -399,7 +399,7 @@ class GameApp(App[None]):
     def _deal(self) -> None:
         number = self.deal_number
         kind = f"a no-guess board for the {self.dealer.no_guess} player" if self.dealer.no_guess else "a board"
-        self._run(f"dealing {kind}", lambda deadline: self.dealer.deal(number, deadline),
+        self._run(f"dealing {kind}", lambda deadline: self.dealer.deal(number, self.time_limit),
                   lambda deal: self._dealt(number, deal), "deal")
 
     def _dealt(self, number: int, deal: Any) -> None:

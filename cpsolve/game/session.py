@@ -110,21 +110,21 @@ class Dealer:
         self.no_guess = no_guess
         self.settings = GameSettings(rows, cols, mines, no_guess or "perfect", True, None, start, seed).check()
 
-    def deal(self, number: int = 0, deadline: float | None = None) -> Deal:
+    def deal(self, number: int = 0, time_limit: float | None = None) -> Deal:
         """Deal board `number` (seed ``seed + number``).
 
         Args:
             number: Which deal.
-            deadline: A ``time.perf_counter()`` value for a no-guess deal.
+            time_limit: Seconds a no-guess deal may take (None: no limit).
 
         Raises:
-            TimeLimitError: A no-guess board was not found before the deadline.
+            TimeLimitError: A no-guess board was not found in time.
         """
         settings = replace(self.settings, seed=(self.settings.seed + number) % _SEEDS)
         if self.no_guess is None:
             mines = draw_board(settings, np.random.default_rng(settings.seed))
             return Deal(mines, settings.click, settings)
-        dealt = next(generate_boards(settings, 1, deadline))
+        dealt = next(generate_boards(settings, 1, time_limit))
         return Deal(dealt.mines, dealt.first, settings, self.no_guess, dealt.tries)
 
 
