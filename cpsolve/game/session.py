@@ -91,7 +91,7 @@ class Dealer:
         cols: Board width.
         mines: Number of mines.
         start: ``opening`` (no mine around the first click) or ``safe`` (only the click).
-        no_guess: A player who never guesses (:data:`cpsolve.play.NO_GUESS_PLAYERS`) every board
+        no_guess: A player who never guesses (``cpsolve.play.NO_GUESS_PLAYERS``) every board
             must be a win for from the first click, or None for uniform boards.
         seed: The seed of deal 0.
 
