@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from fractions import Fraction
 
 import numpy as np
@@ -41,6 +42,11 @@ from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.deduce.conflict import Conflict
 from cpsolve.grid import Cell, PaddedGrid, mine_numbers
 from cpsolve.play import best_engine as engine
+
+if TYPE_CHECKING:
+    from cpsolve.casual import CasualBoard
+    from cpsolve.deduce import Position
+    from cpsolve.play.game import Game
 
 __all__ = [
     "View",
@@ -429,7 +435,7 @@ def decide(view: View, rng: np.random.Generator, deadline: float | None = None) 
     return Decision((), tuple(sure_mine.tolist()), guess, "safest", (guess,), log_count)
 
 
-def advise(position, rng: np.random.Generator | None = None, deadline: float | None = None) -> Advice:
+def advise(position: Position, rng: np.random.Generator | None = None, deadline: float | None = None) -> Advice:
     """What the best player would do now in a position (a clue puzzle, or a game's view).
 
     Certain cells come with no guess; otherwise the guess and the candidates it was chosen from,
@@ -587,7 +593,8 @@ def play_best(mines: np.ndarray, click: Cell, rng: np.random.Generator, present:
     return _play_on(view, table, rng, BestGame(False, 0, 0, 0, [Move(click, "first")] if record_moves else None))
 
 
-def play_from_position(position, mines, rng: np.random.Generator, record_moves: bool = False) -> BestGame:
+def play_from_position(position: Position, mines: set[Cell] | frozenset[Cell], rng: np.random.Generator,
+                       record_moves: bool = False) -> BestGame:
     """Play on from a position (a :class:`cpsolve.deduce.Position` with its total) whose hidden
     mines are `mines` (0-based cells, the known ones included): the game after a view.
 
@@ -611,7 +618,7 @@ def play_from_position(position, mines, rng: np.random.Generator, record_moves: 
                                                [] if record_moves else None))
 
 
-def play_on(game, click: Cell, rng: np.random.Generator) -> BestGame:
+def play_on(game: Game, click: Cell, rng: np.random.Generator) -> BestGame:
     """The same player on a :class:`cpsolve.play.game.Game` of the perfect player with the total:
     the game deduces, :func:`decide` guesses from ``game.view()`` alone.
 
@@ -637,7 +644,7 @@ def play_on(game, click: Cell, rng: np.random.Generator) -> BestGame:
     return BestGame(game.won, end.covered, end.cleared, guesses, None, risk)
 
 
-def play_board(board, click: Cell, seed: int, number: int, record_moves: bool = False) -> BestGame:
+def play_board(board: CasualBoard, click: Cell, seed: int, number: int, record_moves: bool = False) -> BestGame:
     """One game on a board of a file (``play --player best``): ties broken by
     ``numpy.random.default_rng([seed, number])``, so each board's game depends only on it.
 
