@@ -210,7 +210,6 @@ run_rules = _compiled.run_rules if _compiled else _run_rules_py
 _best_click = _compiled.best_click if _compiled else _best_click_py
 
 
-
 def _mine_numbers(board: CasualBoard) -> np.ndarray:
     """Mines among each cell's neighbours: the number a cleared cell shows."""
     return mine_numbers(board.mines & board.present)
@@ -281,7 +280,9 @@ def solve_casual(board: CasualBoard) -> CasualResult:
     tried = max(tried, 1)
     click = engine.grid.cell(start)
     state = FinalState(click, cleared, flagged)
-    return CasualResult(safe - len(cleared), click, len(cleared), len(flagged), tried, state, seconds=time.perf_counter() - started)
+    return CasualResult(
+        safe - len(cleared), click, len(cleared), len(flagged), tried, state, seconds=time.perf_counter() - started
+    )
 
 
 def draw_state(board: CasualBoard, state: FinalState) -> list[str]:

@@ -76,7 +76,9 @@ def check_files(input_path: str, output_path: str) -> CheckReport:
     outputs: Iterator[OutputCase] = read_layout_output(output_path)
     for answer in outputs:
         if answer.number < 1 or answer.number > len(cases):
-            report.rejections.append(Rejection(answer.number, f"extra case (input has {len(cases)}), line {answer.line}"))
+            report.rejections.append(
+                Rejection(answer.number, f"extra case (input has {len(cases)}), line {answer.line}")
+            )
             continue
         if answer.number in seen:
             report.rejections.append(Rejection(answer.number, f"case repeated, line {answer.line}"))
@@ -95,4 +97,3 @@ def check_files(input_path: str, output_path: str) -> CheckReport:
             report.rejections.append(Rejection(number, "missing case"))
     report.rejections.sort(key=lambda rejection: rejection.case)
     return report
-

@@ -32,9 +32,9 @@ from cpsolve.errors import InputError, InternalError, TimeLimitError, UsageError
 from cpsolve.formats.values import counted
 from cpsolve.grid import box_sum, mine_numbers
 from cpsolve.outcome import Record, Status
-from cpsolve.reveal import count_components
 from cpsolve.play import NO_GUESS_PLAYERS, PLAYERS, START_CONDITIONS
 from cpsolve.play.game import Game, play_from
+from cpsolve.reveal import count_components
 
 __all__ = [
     "GameSettings",
@@ -50,6 +50,7 @@ __all__ = [
     "summarise_games",
     "summarise_records",
 ]
+
 
 @dataclass(frozen=True)
 class GameSettings:
@@ -95,8 +96,10 @@ class GameSettings:
             raise InputError(f"first click {row + 1},{col + 1} is off the {self.rows}x{self.cols} board")
         room = int(allowed_cells(self).sum())
         if not 0 <= self.mines <= room:
-            raise InputError(f"{counted(self.mines, 'mine')} do not fit: the start condition '{self.start}' leaves "
-                             f"{counted(room, 'cell')} for mines")
+            raise InputError(
+                f"{counted(self.mines, 'mine')} do not fit: the start condition '{self.start}' leaves "
+                f"{counted(room, 'cell')} for mines"
+            )
         return self
 
 
@@ -128,7 +131,7 @@ def allowed_cells(settings: GameSettings) -> np.ndarray:
     allowed = np.ones((settings.rows, settings.cols), dtype=bool)
     row, col = settings.click
     if settings.start == "opening":
-        allowed[max(row - 1, 0):row + 2, max(col - 1, 0):col + 2] = False
+        allowed[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2] = False
     else:
         allowed[row, col] = False
     return allowed
@@ -229,8 +232,10 @@ def generate_boards(settings: GameSettings, count: int, time_limit: float | None
     """
     settings.check()
     if settings.player not in NO_GUESS_PLAYERS:
-        raise UsageError(f"the {settings.player} player guesses, so no board is no-guess for it: "
-                         f"generate for one of {', '.join(NO_GUESS_PLAYERS)}")
+        raise UsageError(
+            f"the {settings.player} player guesses, so no board is no-guess for it: "
+            f"generate for one of {', '.join(NO_GUESS_PLAYERS)}"
+        )
     began = time.perf_counter()
     if any_board_qualifies(settings, deadline=None if time_limit is None else began + time_limit) is False:
         row, col = settings.click
@@ -238,7 +243,8 @@ def generate_boards(settings: GameSettings, count: int, time_limit: float | None
         raise InputError(
             f"no {settings.rows}x{settings.cols} board with {counted(settings.mines, 'mine')} is won by the "
             f"{settings.player} player from {row + 1},{col + 1} (start {settings.start}) without a guess: "
-            f"all {counted(placements, 'placement')} tried")
+            f"all {counted(placements, 'placement')} tried"
+        )
     rng = np.random.default_rng(settings.seed)
     allowed = np.flatnonzero(allowed_cells(settings))
     click = settings.click
@@ -256,10 +262,15 @@ def generate_boards(settings: GameSettings, count: int, time_limit: float | None
                 raise TimeLimitError(
                     f"board {number + 1} not found in {time_limit:g} s: {counted(tries, 'draw')}, none won by the "
                     f"{settings.player} player; {number} of {counted(count, 'board')} printed "
-                    f"(fewer mines, another player or a longer --time-limit may do)")
+                    f"(fewer mines, another player or a longer --time-limit may do)"
+                )
         # the check: a fresh game on the board, as a reader of the output would play it
-        if mines[click] or not play_from(CasualBoard(mines.copy(), np.ones(mines.shape, dtype=bool)), click,
-                                         settings.player, settings.use_total).won:
+        if (
+            mines[click]
+            or not play_from(
+                CasualBoard(mines.copy(), np.ones(mines.shape, dtype=bool)), click, settings.player, settings.use_total
+            ).won
+        ):
             raise InternalError(f"a generated board failed its replay by the {settings.player} player")
         yield Dealt(mines, click, tries)
 
@@ -322,10 +333,17 @@ def summarise_records(settings: GameSettings, records: list[Record]) -> dict:
     low, high = wilson_interval(won, len(records))
     row, col = settings.click
     return {
-        "rows": settings.rows, "cols": settings.cols, "mines": settings.mines,
-        "first": [row + 1, col + 1], "start": settings.start,
-        "player": settings.player, "total": settings.use_total, "seed": settings.seed,
-        "games": len(records), "won": int(won), "rate": won / len(records) if records else 0.0,
+        "rows": settings.rows,
+        "cols": settings.cols,
+        "mines": settings.mines,
+        "first": [row + 1, col + 1],
+        "start": settings.start,
+        "player": settings.player,
+        "total": settings.use_total,
+        "seed": settings.seed,
+        "games": len(records),
+        "won": int(won),
+        "rate": won / len(records) if records else 0.0,
         "interval": [low, high],
         "3bv_mean": float(values.mean()) if len(values) else 0.0,
         "3bv_sd": float(values.std(ddof=1)) if len(values) > 1 else 0.0,
@@ -338,5 +356,7 @@ def _guessing_summary(records: list[Record]) -> dict:
     to run, so the other players' summaries, compared digit for digit, leave them out)."""
     if not records:
         return {"guesses_mean": 0.0, "seconds_per_game": 0.0}
-    return {"guesses_mean": float(np.mean([record.answer["guesses"] for record in records])),
-            "seconds_per_game": float(np.mean([record.seconds for record in records]))}
+    return {
+        "guesses_mean": float(np.mean([record.answer["guesses"] for record in records])),
+        "seconds_per_game": float(np.mean([record.seconds for record in records])),
+    }

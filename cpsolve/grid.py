@@ -52,7 +52,10 @@ def king_graph(rows: int, cols: int, present: np.ndarray | None = None) -> nx.Gr
     graph.add_nodes_from(nodes)
     # each edge once: towards the right, and to the three cells below
     graph.add_edges_from(
-        ((r, c), (r + dr, c + dc)) for r, c in nodes for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)) if exists(r + dr, c + dc)
+        ((r, c), (r + dr, c + dc))
+        for r, c in nodes
+        for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1))
+        if exists(r + dr, c + dc)
     )
     return graph
 

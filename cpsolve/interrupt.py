@@ -40,8 +40,13 @@ from typing import Any
 
 from cpsolve.errors import EXIT_INTERRUPTED
 
-__all__ = ["interrupts_stop_solves", "interrupts_between_solves", "interrupts_deferred", "children_ignore_interrupts",
-           "solve"]
+__all__ = [
+    "interrupts_stop_solves",
+    "interrupts_between_solves",
+    "interrupts_deferred",
+    "children_ignore_interrupts",
+    "solve",
+]
 
 
 class _Held:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -128,9 +128,14 @@ def _load_command(name: str) -> Any:
     module = COMMANDS[name]
     importlib.import_module(module)
     for info in app.registered_commands:
-        if info.callback is not None and info.callback.__module__ == module and (info.name or info.callback.__name__) == name:
-            return get_command_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short,
-                                         rich_markup_mode=app.rich_markup_mode)
+        if (
+            info.callback is not None
+            and info.callback.__module__ == module
+            and (info.name or info.callback.__name__) == name
+        ):
+            return get_command_from_info(
+                info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
+            )
     raise LookupError(f"{module} did not register the command {name!r}")
 
 
@@ -154,7 +159,7 @@ def _print_version(value: bool) -> None:
 @app.callback()
 def _main(
     version: Annotated[
-        Optional[bool],
+        bool | None,
         typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
     ] = None,
 ) -> None:

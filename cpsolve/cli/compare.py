@@ -6,7 +6,7 @@ Thin: the options are checked here, the sweep itself (store, executor, resume, r
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -30,26 +30,43 @@ __all__ = ["compare"]
 def compare(
     rows: Annotated[str, typer.Option(help="Row range A-B.")] = "1-6",
     cols: Annotated[str, typer.Option(help="Column range A-B.")] = "1-6",
-    mines: Annotated[Optional[str], typer.Option(help="Mine range A-B (default: every 0 <= M < R*C).")] = None,
+    mines: Annotated[str | None, typer.Option(help="Mine range A-B (default: every 0 <= M < R*C).")] = None,
     backends: Annotated[
-        str, typer.Option(help="Comma-separated backends to run on every case; cp:levels, cp:flow, cp:cuts run the CP model "
-                               "alone under that encoding (phases off, dominance none).")
+        str,
+        typer.Option(
+            help="Comma-separated backends to run on every case; cp:levels, cp:flow, cp:cuts run the CP model "
+            "alone under that encoding (phases off, dominance none)."
+        ),
     ] = "greedy,cp",
     phases: Annotated[
         Phases, typer.Option(help="CP backend: all runs reasoning and search before the model; none the model alone.")
     ] = Phases("all"),
-    dominance: Annotated[Optional[Dominance], typer.Option(help="CP-SAT dominance level.")] = None,
-    encoding: Annotated[Optional[Encoding], typer.Option(help="CP-SAT reachability encoding.")] = None,
+    dominance: Annotated[Dominance | None, typer.Option(help="CP-SAT dominance level.")] = None,
+    encoding: Annotated[Encoding | None, typer.Option(help="CP-SAT reachability encoding.")] = None,
     time_limit: Annotated[float, typer.Option(help="Seconds per case and backend.")] = 60.0,
-    jobs: Annotated[Optional[int], typer.Option(help="Worker processes of the local Dask cluster (default: the cores available; 1 runs here, without Dask).")] = None,
-    workers: Annotated[Optional[int], typer.Option(help="CP-SAT workers per case (default: fitted to --jobs).")] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            help="Worker processes of the local Dask cluster (default: the cores available; 1 runs here, without Dask)."
+        ),
+    ] = None,
+    workers: Annotated[int | None, typer.Option(help="CP-SAT workers per case (default: fitted to --jobs).")] = None,
     solver: Annotated[str, typer.Option(help="MiniZinc solver for the minizinc backend.")] = "gecode",
-    scheduler: Annotated[Optional[str], typer.Option(help="Run the cases on the Dask cluster whose scheduler is at this address (tcp://host:port).")] = None,
-    store_path: Annotated[Optional[str], typer.Option("--store", help="Write every finished case to this SQLite database as it arrives.")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Skip the cases --store already holds for the same settings.")] = False,
-    json_path: Annotated[Optional[str], typer.Option("--json", help="Write the report as JSON here.")] = None,
-    csv_path: Annotated[Optional[str], typer.Option("--csv", help="Write one row per case and backend here.")] = None,
-    plot_path: Annotated[Optional[str], typer.Option("--plot", help="Draw times and the impossible map to this PNG.")] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Run the cases on the Dask cluster whose scheduler is at this address (tcp://host:port)."),
+    ] = None,
+    store_path: Annotated[
+        str | None, typer.Option("--store", help="Write every finished case to this SQLite database as it arrives.")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Skip the cases --store already holds for the same settings.")
+    ] = False,
+    json_path: Annotated[str | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
+    csv_path: Annotated[str | None, typer.Option("--csv", help="Write one row per case and backend here.")] = None,
+    plot_path: Annotated[
+        str | None, typer.Option("--plot", help="Draw times and the impossible map to this PNG.")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Run backends over whole ranges of boards, judge every board, and compare the verdicts."""
@@ -73,14 +90,27 @@ def compare(
 
         check_plot_available()
     options = SolveOptions(
-        time_limit=time_limit, workers=workers, solver=solver,
-        encoding=encoding.value if encoding else None, dominance=dominance.value if dominance else None,
+        time_limit=time_limit,
+        workers=workers,
+        solver=solver,
+        encoding=encoding.value if encoding else None,
+        dominance=dominance.value if dominance else None,
         phases=phases.value == "all",
     )
     _check_cp_options(names, options)
-    sweep = LayoutSweep(row_range, col_range, mine_range, names, options, jobs=jobs or available_cores(),
-                        scheduler=scheduler, store_path=store_path, resume=resume, csv_path=csv_path,
-                        keep_points=plot_path is not None)
+    sweep = LayoutSweep(
+        row_range,
+        col_range,
+        mine_range,
+        names,
+        options,
+        jobs=jobs or available_cores(),
+        scheduler=scheduler,
+        store_path=store_path,
+        resume=resume,
+        csv_path=csv_path,
+        keep_points=plot_path is not None,
+    )
     with sweep, progress_bar(sweep.total, quiet) as advance:
         result = sweep.run(advance)
     print_comparison(result, sweep.elapsed, sweep.where)
@@ -117,10 +147,19 @@ def _check_cp_options(names: list[str], options: Any) -> None:
     """CP options that no backend of the sweep would use, or that the cp backend refuses, are usage errors."""
     from cpsolve.layout import check_options
 
-    given = [name for name, value in (("--encoding", options.encoding), ("--dominance", options.dominance),
-                                      ("--phases none", None if options.phases else 1)) if value is not None]
+    given = [
+        name
+        for name, value in (
+            ("--encoding", options.encoding),
+            ("--dominance", options.dominance),
+            ("--phases none", None if options.phases else 1),
+        )
+        if value is not None
+    ]
     if given and "cp" not in names:
-        raise UsageError(f"{', '.join(given)} applies to the cp backend, which --backends does not run "
-                         "(cp:levels, cp:flow and cp:cuts fix their own)")
+        raise UsageError(
+            f"{', '.join(given)} applies to the cp backend, which --backends does not run "
+            "(cp:levels, cp:flow and cp:cuts fix their own)"
+        )
     if "cp" in names:
         check_options("cp", options, plain=True)

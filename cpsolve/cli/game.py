@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -15,20 +15,38 @@ __all__ = ["game"]
 
 @app.command()
 def game(
-    rows: Annotated[Optional[int], typer.Argument(metavar="R", help="Rows (R C M, or --level).", show_default=False)] = None,
-    cols: Annotated[Optional[int], typer.Argument(metavar="C", help="Columns.", show_default=False)] = None,
-    mines: Annotated[Optional[int], typer.Argument(metavar="M", help="Mines.", show_default=False)] = None,
-    level: Annotated[Optional[Level], typer.Option(
-        "--level", help="beginner 9x9/10, intermediate 16x16/40, expert 16x30/99 (the default: beginner).")] = None,
-    no_guess: Annotated[Optional[Player], typer.Option(
-        "--no-guess", metavar="PLAYER",
-        help="Deal boards this player (casual, subset, perfect) wins from the first click without a guess.")] = None,
-    start: Annotated[Start, typer.Option(
-        "--start", help="opening: no mine around the first click; safe: only the click.")] = Start("opening"),
-    seed: Annotated[Optional[int], typer.Option(
-        "--seed", help="Seed of the first board (the next boards: seed+1, ...); default random.")] = None,
-    time_limit: Annotated[float, typer.Option(
-        "--time-limit", help="Seconds each solver step (dealing, chances, hint, judging a move) may take.")] = 10.0,
+    rows: Annotated[
+        int | None, typer.Argument(metavar="R", help="Rows (R C M, or --level).", show_default=False)
+    ] = None,
+    cols: Annotated[int | None, typer.Argument(metavar="C", help="Columns.", show_default=False)] = None,
+    mines: Annotated[int | None, typer.Argument(metavar="M", help="Mines.", show_default=False)] = None,
+    level: Annotated[
+        Level | None,
+        typer.Option(
+            "--level", help="beginner 9x9/10, intermediate 16x16/40, expert 16x30/99 (the default: beginner)."
+        ),
+    ] = None,
+    no_guess: Annotated[
+        Player | None,
+        typer.Option(
+            "--no-guess",
+            metavar="PLAYER",
+            help="Deal boards this player (casual, subset, perfect) wins from the first click without a guess.",
+        ),
+    ] = None,
+    start: Annotated[
+        Start, typer.Option("--start", help="opening: no mine around the first click; safe: only the click.")
+    ] = Start("opening"),
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed of the first board (the next boards: seed+1, ...); default random."),
+    ] = None,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit", help="Seconds each solver step (dealing, chances, hint, judging a move) may take."
+        ),
+    ] = 10.0,
 ) -> None:
     """Play Minesweeper in the terminal, with the solver's hint, mine chances and verdicts at your side.
 

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import MAX_BOARDS, OutputFormat, Player, Start, check_count, check_seed, check_time_limit, parse_cell
+from cpsolve.cli.options import (
+    MAX_BOARDS,
+    OutputFormat,
+    Player,
+    Start,
+    check_count,
+    check_seed,
+    check_time_limit,
+    parse_cell,
+)
 
 __all__ = ["generate"]
 
@@ -19,15 +28,29 @@ def generate(
     rows: Annotated[int, typer.Argument(metavar="R", help="Rows.")],
     cols: Annotated[int, typer.Argument(metavar="C", help="Columns.")],
     mines: Annotated[int, typer.Argument(metavar="M", help="Mines.")],
-    player: Annotated[Player, typer.Option("--player", help="Who must win: casual, subset or perfect.")] = Player("perfect"),
-    no_total: Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")] = False,
-    first: Annotated[Optional[str], typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")] = None,
-    start: Annotated[Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")] = Start("opening"),
+    player: Annotated[Player, typer.Option("--player", help="Who must win: casual, subset or perfect.")] = Player(
+        "perfect"
+    ),
+    no_total: Annotated[
+        bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")
+    ] = False,
+    first: Annotated[
+        str | None, typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")
+    ] = None,
+    start: Annotated[
+        Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")
+    ] = Start("opening"),
     count: Annotated[int, typer.Option("--count", help="How many boards.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 0,
-    output_format: Annotated[OutputFormat, typer.Option("--format", help="text (boards, blank line between) or json (one object per line).")] = OutputFormat.text,
-    time_limit: Annotated[float, typer.Option(
-        "--time-limit", metavar="S", help="Seconds to find each board; past it, exit 3 after the boards found.")] = 60.0,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="text (boards, blank line between) or json (one object per line).")
+    ] = OutputFormat.text,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit", metavar="S", help="Seconds to find each board; past it, exit 3 after the boards found."
+        ),
+    ] = 60.0,
 ) -> None:
     """Boards on which PLAYER, starting at the first click, clears every safe cell without a guess.
 

@@ -6,7 +6,7 @@ import dataclasses
 import json
 import sys
 import time
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -19,22 +19,34 @@ __all__ = ["hint"]
 
 @app.command()
 def hint(
-    files: Annotated[list[str], typer.Argument(
-        metavar="FILE...", help="Positions in the puzzle format, one per file ('-' for stdin).")],
-    mines: Annotated[Optional[int], typer.Option(
-        "--mines", metavar="M", help="The total number of mines (overrides the header's).")] = None,
+    files: Annotated[
+        list[str],
+        typer.Argument(metavar="FILE...", help="Positions in the puzzle format, one per file ('-' for stdin)."),
+    ],
+    mines: Annotated[
+        int | None, typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")
+    ] = None,
     no_total: Annotated[bool, typer.Option("--no-total", help="Ignore the header's total number of mines.")] = False,
     seed: Annotated[int, typer.Option("--seed", help="Breaks exact ties between equally good guesses.")] = 0,
-    output_format: Annotated[OutputFormat, typer.Option(
-        "--format", help="text (the board with the advice marked) or json (one object per file).")] = OutputFormat.text,
-    time_limit: Annotated[float, typer.Option(
-        "--time-limit", metavar="S", help="Seconds per position; past it the answer is the best found so far, exit 3.")] = 60.0,
+    output_format: Annotated[
+        OutputFormat,
+        typer.Option("--format", help="text (the board with the advice marked) or json (one object per file)."),
+    ] = OutputFormat.text,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            metavar="S",
+            help="Seconds per position; past it the answer is the best found so far, exit 3.",
+        ),
+    ] = 60.0,
 ) -> None:
     """The certain safe cells and mines of a position; if there are none, the best guess, its exact safety and why.
 
     A position no placement fits gets a minimal set of clues that cannot all hold.
 
-    Exit 0 when every position was answered (a contradiction too), 1 unreadable input, 2 --mines with --no-total, 3 out of time.
+    Exit 0 when every position was answered (a contradiction too), 1 unreadable input, 2 --mines with --no-total,
+    3 out of time.
     """
     import numpy as np
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -29,40 +29,55 @@ __all__ = ["layout", "numbered_path"]
 @app.command(context_settings={"ignore_unknown_options": True})
 def layout(
     numbers: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Argument(help="R C M (rows, columns, mines), or just M with --template.", show_default=False),
     ] = None,
     input: Annotated[
-        Optional[str], typer.Option("--input", "-i", help="Code Jam batch file (first line T, then T lines 'R C M'); '-' for stdin.")
+        str | None,
+        typer.Option("--input", "-i", help="Code Jam batch file (first line T, then T lines 'R C M'); '-' for stdin."),
     ] = None,
     backend: Annotated[
-        Optional[Backend], typer.Option(help="Solver backend. Default: greedy, or cp for --click/--template.")
+        Backend | None, typer.Option(help="Solver backend. Default: greedy, or cp for --click/--template.")
     ] = None,
-    output_format: Annotated[OutputFormat, typer.Option("--format", help="text (contest format) or json.")] = OutputFormat.text,
-    click: Annotated[Optional[str], typer.Option(help="Pin the click at ROW,COL (1-based); CP backends only.")] = None,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="text (contest format) or json.")
+    ] = OutputFormat.text,
+    click: Annotated[str | None, typer.Option(help="Pin the click at ROW,COL (1-based); CP backends only.")] = None,
     template: Annotated[
-        Optional[str], typer.Option(help="Board sketch: # no cell, * mine, . safe, ? either, c click. Give M only.")
+        str | None, typer.Option(help="Board sketch: # no cell, * mine, . safe, ? either, c click. Give M only.")
     ] = None,
-    encoding: Annotated[Optional[Encoding], typer.Option(help="CP-SAT reachability encoding (default: the fastest).")] = None,
+    encoding: Annotated[
+        Encoding | None, typer.Option(help="CP-SAT reachability encoding (default: the fastest).")
+    ] = None,
     dominance: Annotated[
-        Optional[Dominance], typer.Option(help="CP-SAT restriction: none proves from the problem alone (default: fastest sound).")
+        Dominance | None,
+        typer.Option(help="CP-SAT restriction: none proves from the problem alone (default: fastest sound)."),
     ] = None,
     phases: Annotated[
-        Phases, typer.Option(help="CP backend: all runs reasoning and search before the model; none hands the case to the model.")
+        Phases,
+        typer.Option(
+            help="CP backend: all runs reasoning and search before the model; none hands the case to the model."
+        ),
     ] = Phases("all"),
     export_model: Annotated[
-        Optional[str],
-        typer.Option(help="Write the model first: CP-SAT's (text if the name ends in txt, else binary) or MiniZinc's data. "
-                          "With --input, one file per case: NAME-K.EXT."),
+        str | None,
+        typer.Option(
+            help="Write the model first: CP-SAT's (text if the name ends in txt, else binary) or MiniZinc's data. "
+            "With --input, one file per case: NAME-K.EXT."
+        ),
     ] = None,
     time_limit: Annotated[float, typer.Option(help="Seconds per case before giving up (exit 3 / Unknown).")] = 60.0,
-    workers: Annotated[Optional[int], typer.Option(help=f"CP-SAT search workers, 1-{MAX_WORKERS} (default: the benchmarked best).")] = None,
+    workers: Annotated[
+        int | None, typer.Option(help=f"CP-SAT search workers, 1-{MAX_WORKERS} (default: the benchmarked best).")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Random seed for the search.")] = 0,
-    solver: Annotated[Optional[str], typer.Option(help="MiniZinc solver for --backend minizinc (default: gecode).")] = None,
+    solver: Annotated[
+        str | None, typer.Option(help="MiniZinc solver for --backend minizinc (default: gecode).")
+    ] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Print solver statistics to stderr.")] = False,
 ) -> None:
     """Find a board won with one click (Code Jam 2014 'Minesweeper Master'), or prove Impossible."""
-    from cpsolve.layout import SolveOptions, check_options
+    from cpsolve.layout import SolveOptions
 
     check_output_path(export_model, "--export-model")
     options = SolveOptions(
@@ -107,7 +122,8 @@ def _check_model_size(problem, backend: str, options) -> None:
     staircase = problem.is_plain and (options.dominance or "staircase") == "staircase"
     if backend != "greedy" and not staircase and problem.rows * problem.cols > MAX_MODEL_CELLS:
         raise InputError(
-            f"a {problem.rows}x{problem.cols} board is larger than the {MAX_MODEL_CELLS} cells the {backend} model takes "
+            f"a {problem.rows}x{problem.cols} board is larger than the {MAX_MODEL_CELLS} cells "
+            f"the {backend} model takes "
             "with a template, a pinned click or a dominance other than staircase"
         )
 
@@ -154,7 +170,10 @@ def _single_problem(numbers: list[str], template_path: str | None, click_text: s
 
 def _report_stats(result) -> None:
     details = ", ".join(f"{key}={value}" for key, value in result.stats.items())
-    typer.echo(f"{result.backend}: {result.status.value} in {result.seconds:.3f}s" + (f" ({details})" if details else ""), err=True)
+    typer.echo(
+        f"{result.backend}: {result.status.value} in {result.seconds:.3f}s" + (f" ({details})" if details else ""),
+        err=True,
+    )
 
 
 def _layout_single(problem, backend: str, options, output_format: OutputFormat, stats: bool) -> int:
@@ -178,12 +197,11 @@ def _layout_single(problem, backend: str, options, output_format: OutputFormat, 
 
 
 def _layout_batch(path: str, backend: str, options, output_format: OutputFormat, stats: bool) -> int:
+    from dataclasses import replace
     from json import dumps
 
     from cpsolve.formats import answer_lines, format_layout_case, layout_json, read_layout_cases
     from cpsolve.layout import LayoutProblem, Status, solve
-
-    from dataclasses import replace
 
     out = sys.stdout
     undecided = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -17,18 +17,43 @@ __all__ = ["play", "play_boards", "play_best_boards"]
 
 @app.command()
 def play(
-    board_file: Annotated[str, typer.Argument(
-        metavar="FILE", help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).")],
-    player: Annotated[Player, typer.Option(
-        "--player", help="Who plays: casual, subset, perfect, or best (guesses when stuck; needs --click).")] = Player("casual"),
-    no_total: Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")] = False,
-    click: Annotated[Optional[str], typer.Option(
-        "--click", metavar="ROW,COL", help="Play from this first click (1-based) instead of the best (or the board's c).")] = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Show the first click and the final state of each board.")] = False,
-    output_format: Annotated[OutputFormat, typer.Option("--format", help="text (one integer per board) or json (one object per line).")] = OutputFormat.text,
-    seed: Annotated[Optional[int], typer.Option(
-        "--seed", help="With --player best: breaks its ties (board k uses default_rng(\\[seed, k])).")] = None,
-    moves: Annotated[bool, typer.Option("--moves", help="With --player best and --format json: every reveal, in order.")] = False,
+    board_file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).",
+        ),
+    ],
+    player: Annotated[
+        Player,
+        typer.Option(
+            "--player", help="Who plays: casual, subset, perfect, or best (guesses when stuck; needs --click)."
+        ),
+    ] = Player("casual"),
+    no_total: Annotated[
+        bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")
+    ] = False,
+    click: Annotated[
+        str | None,
+        typer.Option(
+            "--click",
+            metavar="ROW,COL",
+            help="Play from this first click (1-based) instead of the best (or the board's c).",
+        ),
+    ] = None,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the first click and the final state of each board.")
+    ] = False,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="text (one integer per board) or json (one object per line).")
+    ] = OutputFormat.text,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="With --player best: breaks its ties (board k uses default_rng(\\[seed, k]))."),
+    ] = None,
+    moves: Annotated[
+        bool, typer.Option("--moves", help="With --player best and --format json: every reveal, in order.")
+    ] = False,
 ) -> None:
     """The fewest safe cells a player leaves covered, over every safe first click, or from the board's c or --click.
 
@@ -42,8 +67,15 @@ def play(
     play_boards(board_file, player.value, no_total=no_total, click=click, explain=explain, output_format=output_format)
 
 
-def play_best_boards(board_file: str, click: str | None, seed: int, moves: bool, output_format: OutputFormat,
-                     no_total: bool, explain: bool) -> None:
+def play_best_boards(
+    board_file: str,
+    click: str | None,
+    seed: int,
+    moves: bool,
+    output_format: OutputFormat,
+    no_total: bool,
+    explain: bool,
+) -> None:
     """``play --player best``: one game per board from the click, one answer per board."""
     from cpsolve.casual import CasualBoard
     from cpsolve.formats import read_casual_boards
@@ -60,7 +92,9 @@ def play_best_boards(board_file: str, click: str | None, seed: int, moves: bool,
         board = CasualBoard.from_rows(list(item.rows))
         _check_click(board, first, click, item, board_file)
         game = play_board(board, first, seed, item.number, record_moves=moves)
-        typer.echo(json.dumps(game_json(item.number, game)) if output_format is OutputFormat.json else str(game.covered))
+        typer.echo(
+            json.dumps(game_json(item.number, game)) if output_format is OutputFormat.json else str(game.covered)
+        )
         sys.stdout.flush()
     raise typer.Exit(0)
 
@@ -76,8 +110,9 @@ def _check_click(board, first: tuple[int, int], click: str, item, board_file: st
         raise InputError(f"board {item.number}: --click {click} is a mine", board_file, item.line)
 
 
-def play_boards(board_file: str, player: str, *, no_total: bool, click: str | None, explain: bool,
-                output_format: OutputFormat) -> None:
+def play_boards(
+    board_file: str, player: str, *, no_total: bool, click: str | None, explain: bool, output_format: OutputFormat
+) -> None:
     """Play every board of `board_file` and print one answer per board (``play`` and ``casual``)."""
     from cpsolve.casual import CasualBoard, draw_state
     from cpsolve.formats import casual_json, read_casual_boards
@@ -95,9 +130,15 @@ def play_boards(board_file: str, player: str, *, no_total: bool, click: str | No
         if output_format is OutputFormat.json:
             typer.echo(json.dumps(casual_json(item.number, int(board.present.sum()), result)))
         elif explain:
-            where = f"first click at row {result.click[0] + 1}, col {result.click[1] + 1}" if result.click else "no safe cell to click"
-            typer.echo(f"Board {item.number}: {counted(result.covered, 'safe cell')} left covered; {where} "
-                       f"({result.cleared} cleared, {result.flagged} flagged)")
+            where = (
+                f"first click at row {result.click[0] + 1}, col {result.click[1] + 1}"
+                if result.click
+                else "no safe cell to click"
+            )
+            typer.echo(
+                f"Board {item.number}: {counted(result.covered, 'safe cell')} left covered; {where} "
+                f"({result.cleared} cleared, {result.flagged} flagged)"
+            )
             if result.state is not None:
                 typer.echo("\n".join(draw_state(board, result.state)))
             typer.echo("")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,17 +18,31 @@ __all__ = ["puzzle"]
 
 @app.command()
 def puzzle(
-    files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Puzzle files, one puzzle each ('-' for stdin).")],
+    files: Annotated[
+        list[str], typer.Argument(metavar="FILE...", help="Puzzle files, one puzzle each ('-' for stdin).")
+    ],
     count: Annotated[bool, typer.Option("--count", help="The exact number of solutions.")] = False,
-    deduce: Annotated[bool, typer.Option(
-        "--deduce", help="What is certain: the unknown cells safe, or mines, in every solution.")] = False,
-    probabilities: Annotated[bool, typer.Option("--probabilities", help="Each unknown cell's exact chance of a mine.")] = False,
-    mines: Annotated[Optional[int], typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")] = None,
+    deduce: Annotated[
+        bool, typer.Option("--deduce", help="What is certain: the unknown cells safe, or mines, in every solution.")
+    ] = False,
+    probabilities: Annotated[
+        bool, typer.Option("--probabilities", help="Each unknown cell's exact chance of a mine.")
+    ] = False,
+    mines: Annotated[
+        int | None, typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")
+    ] = None,
     no_total: Annotated[bool, typer.Option("--no-total", help="Ignore the header's total number of mines.")] = False,
-    output_format: Annotated[OutputFormat, typer.Option("--format", help="text (drawn) or json (one object per file, per line).")] = OutputFormat.text,
-    time_limit: Annotated[float, typer.Option(
-        "--time-limit", metavar="S",
-        help="Seconds per puzzle, reading included; past it the puzzle is 'unknown' and the exit code 3.")] = 60.0,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="text (drawn) or json (one object per file, per line).")
+    ] = OutputFormat.text,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            metavar="S",
+            help="Seconds per puzzle, reading included; past it the puzzle is 'unknown' and the exit code 3.",
+        ),
+    ] = 60.0,
 ) -> None:
     """Solve clue puzzles: a solution or proof of none, and on request the count, what is certain and the chances.
 

@@ -6,7 +6,7 @@ file that is not a store, or a damaged one, is one line on stderr and exit 1, an
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -20,9 +20,11 @@ __all__ = ["report"]
 @app.command()
 def report(
     store_path: Annotated[str, typer.Argument(metavar="FILE.db", help="A results store written by compare --store.")],
-    json_path: Annotated[Optional[str], typer.Option("--json", help="Write the report as JSON here.")] = None,
-    csv_path: Annotated[Optional[str], typer.Option("--csv", help="Write one row per case and backend here.")] = None,
-    plot_path: Annotated[Optional[str], typer.Option("--plot", help="Draw times and the impossible map to this PNG.")] = None,
+    json_path: Annotated[str | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
+    csv_path: Annotated[str | None, typer.Option("--csv", help="Write one row per case and backend here.")] = None,
+    plot_path: Annotated[
+        str | None, typer.Option("--plot", help="Draw times and the impossible map to this PNG.")
+    ] = None,
 ) -> None:
     """Rebuild the last sweep's table and reports from a results store, without solving anything."""
     from cpsolve.cli.tables import print_comparison
@@ -36,8 +38,10 @@ def report(
     state = "finished" if rebuilt.sweep["finished"] else "did not finish"
     print_comparison(rebuilt.comparison, 0.0, f"the store ({rebuilt.sweep['started']}, {state})", rebuilt=True)
     if rebuilt.missing:
-        typer.echo(f"cpsolve: {rebuilt.missing} of the sweep's cases are not in the store (run it again with --resume)",
-                   err=True)
+        typer.echo(
+            f"cpsolve: {rebuilt.missing} of the sweep's cases are not in the store (run it again with --resume)",
+            err=True,
+        )
     for problem in rebuilt.problems:
         typer.echo(f"cpsolve: {problem}", err=True)
     raise typer.Exit(EXIT_BAD_INPUT if rebuilt.problems else rebuilt.comparison.exit_code)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -31,24 +31,53 @@ DEFAULT_GAMES = 1000
 
 @app.command()
 def stats(
-    board_file: Annotated[Optional[str], typer.Argument(
-        metavar="FILE", help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).")] = None,
-    random: Annotated[Optional[tuple[int, int, int]], typer.Option("--random", metavar="R C M", help="Random boards of R rows, C columns, M mines instead of a file.")] = None,
+    board_file: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="FILE",
+            help="Boards: 'r c' then r rows of M * . # (the contest's), or any board cpsolve writes ('-' for stdin).",
+        ),
+    ] = None,
+    random: Annotated[
+        tuple[int, int, int] | None,
+        typer.Option(
+            "--random", metavar="R C M", help="Random boards of R rows, C columns, M mines instead of a file."
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", help="How many random games (with --random).")] = DEFAULT_GAMES,
-    player: Annotated[Player, typer.Option(
-        "--player", help="Who plays the random games (best guesses when stuck).")] = Player("perfect"),
-    no_total: Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")] = False,
-    first: Annotated[Optional[str], typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")] = None,
-    start: Annotated[Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")] = Start("opening"),
+    player: Annotated[
+        Player, typer.Option("--player", help="Who plays the random games (best guesses when stuck).")
+    ] = Player("perfect"),
+    no_total: Annotated[
+        bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")
+    ] = False,
+    first: Annotated[
+        str | None, typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")
+    ] = None,
+    start: Annotated[
+        Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")
+    ] = Start("opening"),
     seed: Annotated[int, typer.Option("--seed", help="Random seed; game k uses default_rng(\\[seed, k]).")] = 0,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
-    jobs: Annotated[int, typer.Option(help="With --random: worker processes of a local Dask cluster (1 plays here).")] = 1,
-    scheduler: Annotated[Optional[str], typer.Option(help="With --random: play on the Dask cluster at this address (tcp://host:port).")] = None,
-    store_path: Annotated[Optional[str], typer.Option("--store", help="With --random: keep every finished game in this SQLite database.")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="With --store: skip the games the store already holds for the same settings.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar (with --jobs, --scheduler or --store).")] = False,
+    jobs: Annotated[
+        int, typer.Option(help="With --random: worker processes of a local Dask cluster (1 plays here).")
+    ] = 1,
+    scheduler: Annotated[
+        str | None, typer.Option(help="With --random: play on the Dask cluster at this address (tcp://host:port).")
+    ] = None,
+    store_path: Annotated[
+        str | None, typer.Option("--store", help="With --random: keep every finished game in this SQLite database.")
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option("--resume", help="With --store: skip the games the store already holds for the same settings."),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="No progress bar (with --jobs, --scheduler or --store).")
+    ] = False,
 ) -> None:
-    """Per board of FILE: 3BV, openings and safe cells. With --random: the share of random boards PLAYER wins without guessing.
+    """Per board of FILE: 3BV, openings and safe cells. With --random: the share of random boards PLAYER wins
+    without guessing.
 
     With --player best: the share it wins, guessing when stuck, with the mean guesses and seconds per game.
     """
@@ -91,7 +120,9 @@ def stats(
     else:
         summary = summarise_games(settings, games)
     if output_format is OutputFormat.json:
-        typer.echo(json.dumps({**writers.random_stats_json(summary), **({} if resumed is None else {"resumed": resumed})}))
+        typer.echo(
+            json.dumps({**writers.random_stats_json(summary), **({} if resumed is None else {"resumed": resumed})})
+        )
     else:
         typer.echo(writers.random_stats_text(summary))
         if resumed:
@@ -99,8 +130,9 @@ def stats(
     raise typer.Exit(0)
 
 
-def _games_as_sweep(settings, games: int, jobs: int, scheduler: str | None, store_path: str | None,
-                    resume: bool, quiet: bool) -> tuple[dict, int]:
+def _games_as_sweep(
+    settings, games: int, jobs: int, scheduler: str | None, store_path: str | None, resume: bool, quiet: bool
+) -> tuple[dict, int]:
     """The games as tasks of a sweep (here, on a local Dask cluster or a remote one), kept in the store if asked."""
     from cpsolve.cli.tables import progress_bar
     from cpsolve.interrupt import interrupts_between_solves
@@ -108,5 +140,6 @@ def _games_as_sweep(settings, games: int, jobs: int, scheduler: str | None, stor
 
     # the progress bar's thread is started with Ctrl-C held, as the sweep holds it
     with interrupts_between_solves(), progress_bar(games, quiet) as advance:
-        return run_game_sweep(settings, games, jobs=jobs, scheduler=scheduler, store_path=store_path, resume=resume,
-                              progress=advance)
+        return run_game_sweep(
+            settings, games, jobs=jobs, scheduler=scheduler, store_path=store_path, resume=resume, progress=advance
+        )

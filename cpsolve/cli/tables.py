@@ -40,15 +40,35 @@ def print_comparison(result: Any, elapsed: float, where: str, rebuilt: bool = Fa
 
     console = Console(highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
     resumed = f" ({result.resumed} from the store)" if result.resumed else ""
-    title = f"{result.cases} cases from {where}" if rebuilt else f"{result.cases} cases{resumed} in {elapsed:.1f}s on {where}"
+    title = (
+        f"{result.cases} cases from {where}"
+        if rebuilt
+        else f"{result.cases} cases{resumed} in {elapsed:.1f}s on {where}"
+    )
     table = Table(title=title)
-    for heading in ("backend", "possible", "impossible", "unknown", "invalid", "total s", "median ms", "p95 ms", "worst ms"):
+    for heading in (
+        "backend",
+        "possible",
+        "impossible",
+        "unknown",
+        "invalid",
+        "total s",
+        "median ms",
+        "p95 ms",
+        "worst ms",
+    ):
         table.add_column(heading, justify="left" if heading == "backend" else "right")
     for name, summary in result.summaries.items():
         figures = summary.as_dict()
         table.add_row(
-            name, str(figures["possible"]), str(figures["impossible"]), str(figures["unknown"]), str(figures["invalid"]),
-            f"{figures['seconds']:.2f}", f"{figures['median'] * 1000:.2f}", f"{figures['p95'] * 1000:.2f}",
+            name,
+            str(figures["possible"]),
+            str(figures["impossible"]),
+            str(figures["unknown"]),
+            str(figures["invalid"]),
+            f"{figures['seconds']:.2f}",
+            f"{figures['median'] * 1000:.2f}",
+            f"{figures['p95'] * 1000:.2f}",
             f"{figures['worst'] * 1000:.1f}",
         )
     console.print(table)
@@ -59,7 +79,9 @@ def print_comparison(result: Any, elapsed: float, where: str, rebuilt: bool = Fa
         verdicts = ", ".join(f"{name}={verdict}" for name, verdict in item["verdicts"].items())
         console.print(f"DISAGREE {item['rows']} {item['cols']} {item['mines']}: {verdicts}")
     for item in result.invalid_boards:
-        console.print(f"INVALID BOARD {item['rows']} {item['cols']} {item['mines']} ({item['backend']}): {item['reason']}")
+        console.print(
+            f"INVALID BOARD {item['rows']} {item['cols']} {item['mines']} ({item['backend']}): {item['reason']}"
+        )
     undecided = sum(summary.unknown for summary in result.summaries.values())
     if undecided:
         console.print(f"undecided: {undecided} case(s) hit the time limit")

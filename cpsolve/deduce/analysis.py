@@ -119,7 +119,7 @@ def _weights_free(counts: list[ComponentCount], floating: tuple[Cell, ...]) -> W
     if not count:
         return None
     weights: dict[Cell, int] = {}
-    for counted, total in zip(counts, totals):
+    for counted, total in zip(counts, totals, strict=True):
         rest = count // total
         for cell, ways in counted.mine_ways.items():
             weights[cell] = ways[0] * rest
@@ -162,9 +162,11 @@ def _weights_with_total(counts: list[ComponentCount], floating: tuple[Cell, ...]
         others = unpack(before[j] * after[j + 1], width, width - len(counted.cells))
         others_nonzero = [(t, ways) for t, ways in enumerate(others) if ways]
         # rest[k]: ways for everything else when this component holds k mines
-        rest = [sum(ways * floating_ways(target - k - t) for t, ways in others_nonzero) for k in range(len(counted.ways))]
+        rest = [
+            sum(ways * floating_ways(target - k - t) for t, ways in others_nonzero) for k in range(len(counted.ways))
+        ]
         for cell, ways in counted.mine_ways.items():
-            weights[cell] = sum(w * r for w, r in zip(ways, rest) if w)
+            weights[cell] = sum(w * r for w, r in zip(ways, rest, strict=True) if w)
     if floating:
         # one floating cell a mine, the other f - 1 holding m - 1: C(f - 1, m - 1) = C(f, m) * m / f
         each = sum(ways * (floating_ways(target - k) * (target - k) // f) for k, ways in everything)

@@ -107,8 +107,9 @@ _RANKINGS = {
 }
 
 
-def _greedy_order(component: Component, constraints_of: dict[Cell, list[int]],
-                  rank: Callable[..., tuple]) -> list[Cell]:
+def _greedy_order(
+    component: Component, constraints_of: dict[Cell, list[int]], rank: Callable[..., tuple]
+) -> list[Cell]:
     """One greedy walk along the component, from a cell in the fewest constraints, each next cell
     the candidate (sharing a constraint with a placed cell) with the least `rank` (one of
     :data:`_RANKINGS`)."""
@@ -334,7 +335,9 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
 _State = tuple[int, ...]
 
 
-def _forward(steps: list[_Step], width: int, deadline: float | None) -> tuple[list[dict[_State, int]], list[dict[_State, tuple]]]:
+def _forward(
+    steps: list[_Step], width: int, deadline: float | None
+) -> tuple[list[dict[_State, int]], list[dict[_State, tuple]]]:
     """The forward pass: for each i, the ways (packed by mines) of deciding the first i cells that
     end in each state, and each state's (safe, mine) successors at each step."""
     layers: list[dict[_State, int]] = [{(): 1}]
@@ -359,8 +362,14 @@ def _forward(steps: list[_Step], width: int, deadline: float | None) -> tuple[li
     return layers, transitions
 
 
-def _backward(order: list[Cell], layers: list[dict[_State, int]], transitions: list[dict[_State, tuple]],
-              width: int, length: int, deadline: float | None) -> dict[Cell, list[int]]:
+def _backward(
+    order: list[Cell],
+    layers: list[dict[_State, int]],
+    transitions: list[dict[_State, tuple]],
+    width: int,
+    length: int,
+    deadline: float | None,
+) -> dict[Cell, list[int]]:
     """The backward pass: the ways of deciding the cells from i on, from each state; a cell's mine
     count pairs the forward ways before it with the backward ways after it being a mine."""
     behind: dict[_State, int] = {(): 1}

@@ -16,7 +16,16 @@ from functools import lru_cache
 
 from cpsolve.grid import Cell
 
-__all__ = ["Cell", "Position", "Constraint", "Component", "Reduction", "reduce_position", "neighbour_table", "NEIGHBOUR_STEPS"]
+__all__ = [
+    "Cell",
+    "Position",
+    "Constraint",
+    "Component",
+    "Reduction",
+    "reduce_position",
+    "neighbour_table",
+    "NEIGHBOUR_STEPS",
+]
 
 
 #: The eight (row, col) steps to a cell's neighbours in the king graph.
@@ -57,8 +66,11 @@ class Position:
         if not isinstance(self.unknown, frozenset):
             object.__setattr__(self, "unknown", frozenset(self.unknown))
         # isdisjoint runs in C: a generator over the cells took seconds on a 3000x3000 puzzle
-        if not (self.known_mines.isdisjoint(self.unknown) and self.unknown.isdisjoint(self.clues)
-                and self.known_mines.isdisjoint(self.clues)):
+        if not (
+            self.known_mines.isdisjoint(self.unknown)
+            and self.unknown.isdisjoint(self.clues)
+            and self.known_mines.isdisjoint(self.clues)
+        ):
             raise ValueError("a cell is in more than one of clues, known_mines and unknown")
         if any(not 0 <= value <= 8 for value in self.clues.values()):
             raise ValueError("clues must be from 0 to 8")
@@ -127,7 +139,9 @@ class _Neighbours:
     def __getitem__(self, cell: Cell) -> tuple[Cell, ...]:
         row, col = cell
         rows, cols = self.rows, self.cols
-        return tuple((row + dr, col + dc) for dr, dc in NEIGHBOUR_STEPS if 0 <= row + dr < rows and 0 <= col + dc < cols)
+        return tuple(
+            (row + dr, col + dc) for dr, dc in NEIGHBOUR_STEPS if 0 <= row + dr < rows and 0 <= col + dc < cols
+        )
 
 
 def _check_deadline(deadline: float | None) -> None:
@@ -171,7 +185,9 @@ def reduce_position(position: Position, deadline: float | None = None) -> Reduct
     return Reduction(True, fixed_safe, fixed_mines, components, floating, mines_left)
 
 
-def _clue_constraints(position: Position, deadline: float | None) -> tuple[list[set[Cell]], list[int], dict[Cell, list[int]]]:
+def _clue_constraints(
+    position: Position, deadline: float | None
+) -> tuple[list[set[Cell]], list[int], dict[Cell, list[int]]]:
     """Each clue with unknown neighbours as "exactly r of these cells": the cells, the r's, and
     each cell's constraints by index."""
     unknown = position.unknown
@@ -202,8 +218,9 @@ def _clue_constraints(position: Position, deadline: float | None) -> tuple[list[
     return members, needed, cell_constraints
 
 
-def _propagate(members: list[set[Cell]], needed: list[int],
-               cell_constraints: dict[Cell, list[int]]) -> tuple[set[Cell], set[Cell]]:
+def _propagate(
+    members: list[set[Cell]], needed: list[int], cell_constraints: dict[Cell, list[int]]
+) -> tuple[set[Cell], set[Cell]]:
     """Unit propagation: a constraint needing 0 mines, or as many as it has cells, fixes them all.
 
     Fixed cells leave their constraints (`members` and `needed` are updated in place).

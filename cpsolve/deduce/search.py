@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 
+from cpsolve import interrupt
 from cpsolve.deduce.count import ComponentCount, DeadlineReached
 from cpsolve.deduce.position import NEIGHBOUR_STEPS, Cell, Component, Position
-from cpsolve import interrupt
 from cpsolve.outcome import Status, status_from_cp_sat
 
 __all__ = ["solve_position", "enumerate_component"]

@@ -43,8 +43,11 @@ def game_json(number: int, game: BestGame) -> dict[str, Any]:
 
 def _candidate_json(candidate: Candidate) -> dict[str, Any]:
     row, col = candidate.cell
-    answer: dict[str, Any] = {"cell": [row + 1, col + 1], "safety": float(candidate.safety),
-                              "safety_exact": str(candidate.safety)}
+    answer: dict[str, Any] = {
+        "cell": [row + 1, col + 1],
+        "safety": float(candidate.safety),
+        "safety_exact": str(candidate.safety),
+    }
     for name in ("survival", "progress", "opening", "win"):
         value = getattr(candidate, name)
         if value is not None:
@@ -93,7 +96,7 @@ def _board(position: Position, advice: Advice) -> list[str]:
         marks[cell] = SAFE_MARK
     for cell in advice.mines:
         marks[cell] = MINE_MARK
-    for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates):
+    for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates, strict=False):
         marks[candidate.cell] = mark
     conflict = set(advice.conflict.clues) if advice.conflict else set()
     cols = position.cols
@@ -162,12 +165,14 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
     if advice.mines:
         lines.append(f"mines: {_cells(advice.mines)}")
     row, col = advice.guess.cell
-    lines.append(f"no certain move; guess A at ({row + 1},{col + 1}), safe with chance {advice.guess.safety}"
-                 f" = {float(advice.guess.safety):.4f}")
+    lines.append(
+        f"no certain move; guess A at ({row + 1},{col + 1}), safe with chance {advice.guess.safety}"
+        f" = {float(advice.guess.safety):.4f}"
+    )
     lines.append(f"why: {REASONS[advice.reason]}")
     lines.append("candidates (safe: chance of no mine; survive: of surviving it and the next;")
     lines.append("  progress: of a certain move next; opens: of no mine around; win: best play):")
-    for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates):
+    for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates, strict=False):
         r, c = candidate.cell
         lines.append(f"  {mark} {f'({r + 1},{c + 1})':9} {_measures(candidate)}")
     return lines

@@ -15,7 +15,15 @@ import numpy as np
 from cpsolve.formats.values import counted
 from cpsolve.symbols import CLICK, MINE, SAFE
 
-__all__ = ["board_rows", "generated_text", "generated_json", "board_stats_json", "board_stats_text", "random_stats_json", "random_stats_text"]
+__all__ = [
+    "board_rows",
+    "generated_text",
+    "generated_json",
+    "board_stats_json",
+    "board_stats_text",
+    "random_stats_json",
+    "random_stats_text",
+]
 
 
 def board_rows(mines: np.ndarray, first: tuple[int, int] | None = None) -> list[str]:
@@ -33,7 +41,13 @@ def generated_text(mines: np.ndarray, first: tuple[int, int]) -> str:
 
 def generated_json(mines: np.ndarray, first: tuple[int, int], bbbv: int, openings: int, tries: int) -> dict[str, Any]:
     """One generated board as a JSON object: rows of ``*`` and ``.``, the 1-based first click, 3BV, openings, draws."""
-    return {"board": board_rows(mines), "first": [first[0] + 1, first[1] + 1], "3bv": bbbv, "openings": openings, "tries": tries}
+    return {
+        "board": board_rows(mines),
+        "first": [first[0] + 1, first[1] + 1],
+        "3bv": bbbv,
+        "openings": openings,
+        "tries": tries,
+    }
 
 
 def board_stats_json(number: int, bbbv: int, openings: int, safe: int) -> dict[str, Any]:
@@ -57,7 +71,8 @@ def random_stats_text(summary: dict[str, Any]) -> str:
     lines = [
         f"board {summary['rows']}x{summary['cols']}, {counted(summary['mines'], 'mine')}, "
         f"first click {summary['first'][0]},{summary['first'][1]} ({summary['start']})",
-        f"player {summary['player']}{'' if summary['total'] else ' (no total)'}, games {summary['games']}, seed {summary['seed']}",
+        f"player {summary['player']}{'' if summary['total'] else ' (no total)'}, "
+        f"games {summary['games']}, seed {summary['seed']}",
         f"won {summary['won']}, rate {summary['rate']:.4f}, 95% interval {low:.4f}-{high:.4f}",
         f"3bv mean {summary['3bv_mean']:.2f}, sd {summary['3bv_sd']:.2f}",
     ]

@@ -62,8 +62,9 @@ def _check_casual_row(text: str, width: int | None, name: str, board: int, line:
 def _report_casual_character(text: str, name: str, board: int, line: int) -> None:
     for column, ch in enumerate(text, start=1):
         if ch not in CASUAL_CHARS:
-            raise InputError(f"board {board}: unexpected character {describe_char(ch)} at column {column}; use M * . # c",
-                             name, line)
+            raise InputError(
+                f"board {board}: unexpected character {describe_char(ch)} at column {column}; use M * . # c", name, line
+            )
 
 
 def _board(number: int, line: int, rows: list[str], name: str) -> CasualInput:
@@ -128,17 +129,26 @@ def read_casual_boards(path: str) -> Iterator[CasualInput]:
             continue
         values = [ascii_int(field) for field in fields]
         if len(values) != 2 or None in values:
-            raise InputError(f"board {board_number}: header should be two integers 'r c', got {shorten(text.strip())!r}",
-                             name, number)
+            raise InputError(
+                f"board {board_number}: header should be two integers 'r c', got {shorten(text.strip())!r}",
+                name,
+                number,
+            )
         height, width = values  # type: ignore[misc]
         if (height, width) == (0, 0):
             return
         if height < 1 or width < 1:
-            raise InputError(f"board {board_number}: header needs positive r and c, got {shorten(fields[0])} "
-                             f"{shorten(fields[1])}", name, number)
+            raise InputError(
+                f"board {board_number}: header needs positive r and c, got {shorten(fields[0])} {shorten(fields[1])}",
+                name,
+                number,
+            )
         if height * width > MAX_CELLS:
-            raise InputError(f"board {board_number}: {shorten(fields[0])}x{shorten(fields[1])} is larger than "
-                             f"{MAX_CELLS} cells", name, number)
+            raise InputError(
+                f"board {board_number}: {shorten(fields[0])}x{shorten(fields[1])} is larger than {MAX_CELLS} cells",
+                name,
+                number,
+            )
         rows = []
         for row_line, row_text in lines:
             row = row_text.strip()
@@ -147,8 +157,9 @@ def read_casual_boards(path: str) -> Iterator[CasualInput]:
             if len(rows) == height:
                 break
         if len(rows) < height:
-            raise InputError(f"board {board_number}: header says {counted(height, 'row')}, file ends after {len(rows)}",
-                             name, number)
+            raise InputError(
+                f"board {board_number}: header says {counted(height, 'row')}, file ends after {len(rows)}", name, number
+            )
         yield _board(board_number, number, rows, name)
 
 
@@ -167,7 +178,7 @@ def _case_boards(first: tuple[int, str], lines: Iterator[tuple[int, str]], name:
             continue
         if stripped.startswith(_CASE):
             head, colon, rest = stripped.partition(":")
-            case = ascii_int(head[len(_CASE):])
+            case = ascii_int(head[len(_CASE) :])
             if not colon or case is None:
                 raise InputError(f"case header should be 'Case #k:', got {shorten(stripped)!r}", name, number)
             yield from finish()
@@ -204,7 +215,9 @@ def _json_boards(first: tuple[int, str], lines: Iterator[tuple[int, str]], name:
         if rows is None:
             continue  # a case with no board (Impossible, or its time ran out)
         if not isinstance(rows, list) or not rows or not all(isinstance(row, str) and row for row in rows):
-            raise InputError(f"board {board_number}: 'board' should be a list of rows (strings of * . # c)", name, number)
+            raise InputError(
+                f"board {board_number}: 'board' should be a list of rows (strings of * . # c)", name, number
+            )
         for row in rows:
             _check_casual_row(row, len(rows[0]), name, board_number, number)
         board = _board(board_number, number, rows, name)
@@ -217,14 +230,21 @@ def _json_click(payload: dict[str, Any], board: CasualInput, name: str, line: in
     given = payload.get("first", payload.get("click"))
     if given is None:
         return board.click
-    if not (isinstance(given, list) and len(given) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in given)):
+    if not (
+        isinstance(given, list)
+        and len(given) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in given)
+    ):
         raise InputError(f"board {board.number}: the first click should be [row, col], 1-based", name, line)
     row, col = given[0] - 1, given[1] - 1
     if not (0 <= row < len(board.rows) and 0 <= col < len(board.rows[0])) or board.rows[row][col] not in SAFE + CLICK:
-        raise InputError(f"board {board.number}: the first click {given[0]},{given[1]} is not a safe cell of the board",
-                         name, line)
+        raise InputError(
+            f"board {board.number}: the first click {given[0]},{given[1]} is not a safe cell of the board", name, line
+        )
     if board.click is not None and board.click != (row, col):
-        raise InputError(f"board {board.number}: the first click {given[0]},{given[1]} is not the board's 'c'", name, line)
+        raise InputError(
+            f"board {board.number}: the first click {given[0]},{given[1]} is not the board's 'c'", name, line
+        )
     return row, col
 
 

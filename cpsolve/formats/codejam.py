@@ -64,7 +64,7 @@ def parse_case_numbers(fields: list[str], source: str | None = None, line: int |
     if len(fields) != 3:
         raise InputError(f"expected three integers R C M, got {len(fields)} fields", source, line)
     values = []
-    for label, field in zip("RCM", fields):
+    for label, field in zip("RCM", fields, strict=True):
         value = ascii_int(field)  # ASCII digits only: int() also takes other scripts' digits and '1_0'
         if value is None:
             raise InputError(f"{label} is not an integer: {shorten(field)!r}", source, line)
@@ -76,7 +76,9 @@ def parse_case_numbers(fields: list[str], source: str | None = None, line: int |
     if rows * cols > MAX_CELLS:
         raise InputError(f"board of {shown_rows}x{shown_cols} is larger than {MAX_CELLS} cells", source, line)
     if mines < 0 or mines >= rows * cols:
-        raise InputError(f"mines must be in 0..{rows * cols - 1} for a {rows}x{cols} board, got M={shown_mines}", source, line)
+        raise InputError(
+            f"mines must be in 0..{rows * cols - 1} for a {rows}x{cols} board, got M={shown_mines}", source, line
+        )
     return rows, cols, mines
 
 
@@ -97,7 +99,9 @@ def read_layout_cases(path: str) -> Iterator[LayoutCase]:
             continue
         if expected is None:
             if len(fields) != 1:
-                raise InputError(f"first line should be the number of cases T, got {shorten(text.strip())!r}", name, number)
+                raise InputError(
+                    f"first line should be the number of cases T, got {shorten(text.strip())!r}", name, number
+                )
             expected = ascii_int(fields[0])
             if expected is None:
                 raise InputError(f"T is not an integer: {shorten(fields[0])!r}", name, number)
@@ -142,7 +146,7 @@ def read_layout_output(path: str) -> Iterator[OutputCase]:
             head, sep, rest = stripped.partition(":")
             if not sep:
                 raise InputError(f"case header without ':': {stripped!r}", name, number)
-            case_number = ascii_int(head[len(_HEADER):].strip())
+            case_number = ascii_int(head[len(_HEADER) :].strip())
             if case_number is None:
                 raise InputError(f"case header with a bad number: {shorten(stripped)!r}", name, number)
             if current is not None:
@@ -185,15 +189,17 @@ def layout_json(problem: Any, result: Any, case: int | None = None) -> dict[str,
     """
     board = result.board
     payload: dict[str, Any] = {} if case is None else {"case": case}
-    payload.update({
-        "rows": problem.rows,
-        "cols": problem.cols,
-        "mines": problem.mines,
-        "status": result.status.value,
-        "board": board.to_rows() if board is not None else None,
-        "click": [board.click[0] + 1, board.click[1] + 1] if board is not None and board.click else None,
-        "backend": result.backend,
-        "seconds": round(result.seconds, 6),
-        "stats": result.stats,
-    })
+    payload.update(
+        {
+            "rows": problem.rows,
+            "cols": problem.cols,
+            "mines": problem.mines,
+            "status": result.status.value,
+            "board": board.to_rows() if board is not None else None,
+            "click": [board.click[0] + 1, board.click[1] + 1] if board is not None and board.click else None,
+            "backend": result.backend,
+            "seconds": round(result.seconds, 6),
+            "stats": result.stats,
+        }
+    )
     return payload

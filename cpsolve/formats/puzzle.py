@@ -150,17 +150,22 @@ def read_puzzle(path: str) -> PuzzleInput:
                 total = None
             except InputError:
                 if height < 1 or width < 1:
-                    raise InputError(f"header needs positive R and C, got {_shown(height)} {_shown(width)}", name,
-                                     header_line) from None
+                    raise InputError(
+                        f"header needs positive R and C, got {_shown(height)} {_shown(width)}", name, header_line
+                    ) from None
                 if not rest:
-                    raise InputError(f"header says {_shown(height)}x{_shown(width)}, but no grid follows", name,
-                                     header_line) from None
+                    raise InputError(
+                        f"header says {_shown(height)}x{_shown(width)}, but no grid follows", name, header_line
+                    ) from None
                 if failure is not None:
                     raise failure from None
                 if len(rows[0]) != width:
-                    raise InputError(f"row has {counted(len(rows[0]), 'cell')}, header says {_shown(width)}", name,
-                                     rest[0][0]) from None
-                raise InputError(f"header says {counted(height, 'row')}, the grid has {len(rows)}", name, header_line) from None
+                    raise InputError(
+                        f"row has {counted(len(rows[0]), 'cell')}, header says {_shown(width)}", name, rest[0][0]
+                    ) from None
+                raise InputError(
+                    f"header says {counted(height, 'row')}, the grid has {len(rows)}", name, header_line
+                ) from None
     if len(rows) * len(rows[0]) > MAX_CELLS:
         raise InputError(f"{len(rows)}x{len(rows[0])} is larger than {MAX_CELLS} cells", name, lines[0][0])
     return PuzzleInput(name, _position(rows, total))
@@ -194,10 +199,10 @@ def _position(rows: list[str], total: int | None) -> Position:
 
     def cells(mask: Any) -> zip:
         where = np.nonzero(mask)
-        return zip(where[0].tolist(), where[1].tolist())
+        return zip(where[0].tolist(), where[1].tolist(), strict=True)
 
     clue_mask = codes <= 8
-    clues = dict(zip(cells(clue_mask), codes[clue_mask].tolist()))
+    clues = dict(zip(cells(clue_mask), codes[clue_mask].tolist(), strict=True))
     mines = frozenset(cells(codes == _MINE_CODE))
     unknown = frozenset(cells(codes == _UNKNOWN_CODE))
     return Position(len(rows), len(rows[0]), clues, mines, unknown, total)
@@ -217,7 +222,7 @@ def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int
     def put(cells: Iterable[tuple[int, int]], values: Any) -> None:
         cells = list(cells)
         if cells:
-            rows, cols = zip(*cells)
+            rows, cols = zip(*cells, strict=True)
             grid[list(rows), list(cols)] = values
 
     put(position.unknown, SAFE)
@@ -280,7 +285,9 @@ def puzzle_json(
         answer["surely_safe"] = _one_based(analysis.surely_safe) if analysis.surely_safe is not None else None
         answer["surely_mine"] = _one_based(analysis.surely_mine) if analysis.surely_mine is not None else None
     if probabilities:
-        answer["probabilities"] = _probability_rows(position, analysis.probabilities) if analysis.probabilities is not None else None
+        answer["probabilities"] = (
+            _probability_rows(position, analysis.probabilities) if analysis.probabilities is not None else None
+        )
     return answer
 
 
@@ -323,10 +330,13 @@ def _chance_lines(position: Position, chances: dict[tuple[int, int], Fraction]) 
     glyphs: dict[str, list[tuple[int, int]]] = {}
     for cell, chance in chances.items():
         glyphs.setdefault(_tenths(chance), []).append(cell)
-    grid = _char_grid(position, [(position.clues.keys(), CLUE_IN_CHANCES), *((cells, ch) for ch, cells in glyphs.items())])
+    grid = _char_grid(
+        position, [(position.clues.keys(), CLUE_IN_CHANCES), *((cells, ch) for ch, cells in glyphs.items())]
+    )
     lines = [
         "chance of a mine in tenths: 0 under 10%, 1 from 10% to 20%, ..., 9 90% or more;",
-        f"{SURELY_SAFE} safe and {SURELY_MINE} a mine in every solution, {CLUE_IN_CHANCES} a clue, {MINE} a known mine, "
+        f"{SURELY_SAFE} safe and {SURELY_MINE} a mine in every solution, {CLUE_IN_CHANCES} a clue, "
+        f"{MINE} a known mine, "
         f"{HOLE} no cell",
         *_spaced(grid),
     ]
@@ -350,7 +360,9 @@ def puzzle_text(puzzle: PuzzleInput, position: Position, analysis: Analysis) -> 
     expert (30 columns) fits in 59 characters; rows and columns in the text are 1-based.
     """
     total = "no total" if position.total is None else counted(position.total, "mine")
-    lines = [f"{puzzle.name}: {position.rows}x{position.cols}, {total}: {STATUS_WORDS[analysis.status].replace('_', ' ')}"]
+    lines = [
+        f"{puzzle.name}: {position.rows}x{position.cols}, {total}: {STATUS_WORDS[analysis.status].replace('_', ' ')}"
+    ]
     if analysis.status is Status.UNKNOWN:
         lines[0] += " (time limit reached)"
         return lines
@@ -362,7 +374,8 @@ def puzzle_text(puzzle: PuzzleInput, position: Position, analysis: Analysis) -> 
         lines.extend(_chance_lines(position, analysis.probabilities))
     if analysis.solution is not None:
         unique = analysis.count == 1 or (
-            analysis.surely_safe is not None and analysis.surely_mine is not None
+            analysis.surely_safe is not None
+            and analysis.surely_mine is not None
             and len(analysis.surely_safe) + len(analysis.surely_mine) == len(position.unknown)
         )
         if unique:

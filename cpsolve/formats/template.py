@@ -32,7 +32,9 @@ def read_template(path: str, max_cells: int = MAX_CELLS) -> tuple[str, ...]:
         text = text.rstrip()
         width = max(width, len(text))
         if max(width, 1) * (len(numbered) + 1) > max_cells:  # rows so far, blank ones included
-            raise InputError(f"template is larger than {max_cells} cells ({len(numbered) + 1} rows, {width} wide)", name, number)
+            raise InputError(
+                f"template is larger than {max_cells} cells ({len(numbered) + 1} rows, {width} wide)", name, number
+            )
         numbered.append((number, text))
     while numbered and not numbered[-1][1]:
         numbered.pop()

@@ -133,8 +133,13 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     return f"{shorten(decimal_text(number))} {noun if number == 1 else (plural or noun + 's')}"
 
 
-_CONTROL_NAMES = {"\r": "a carriage return (CR)", "\t": "a tab", "\n": "a line feed (LF)", "\x0b": "a vertical tab",
-                  "\x0c": "a form feed"}
+_CONTROL_NAMES = {
+    "\r": "a carriage return (CR)",
+    "\t": "a tab",
+    "\n": "a line feed (LF)",
+    "\x0b": "a vertical tab",
+    "\x0c": "a form feed",
+}
 
 
 def describe_char(ch: str) -> str:

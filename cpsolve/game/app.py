@@ -27,8 +27,8 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.css.query import NoMatches
 from textual.containers import ScrollableContainer
+from textual.css.query import NoMatches
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.widget import Widget
@@ -37,15 +37,31 @@ from textual.worker import Worker, WorkerState
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.game import assist
-from cpsolve.game.session import (SHOWN_EXPLODED, SHOWN_FLAG, SHOWN_MINE, SHOWN_WRONG_FLAG, Dealer,
-                                  Move, Session, Summary)
+from cpsolve.game.session import (
+    SHOWN_EXPLODED,
+    SHOWN_FLAG,
+    SHOWN_MINE,
+    SHOWN_WRONG_FLAG,
+    Dealer,
+    Move,
+    Session,
+    Summary,
+)
 from cpsolve.grid import Cell
 
 __all__ = ["GameApp", "EndScreen", "Board", "describe_safety", "percent"]
 
 #: Each number's colour on the light cleared cells (the classic hues, darkened to read on light grey).
-NUMBER_COLOURS = {1: "#1d4ed8", 2: "#15803d", 3: "#c62828", 4: "#312e81", 5: "#7f1d1d", 6: "#0f766e", 7: "#111111",
-                  8: "#4b5563"}
+NUMBER_COLOURS = {
+    1: "#1d4ed8",
+    2: "#15803d",
+    3: "#c62828",
+    4: "#312e81",
+    5: "#7f1d1d",
+    6: "#0f766e",
+    7: "#111111",
+    8: "#4b5563",
+}
 #: Backgrounds, in a faint checker so columns can be counted.
 COVERED_BG = ("#56637a", "#5f6c84")
 CLEARED_BG = ("#dfe3e9", "#d4d9e1")
@@ -82,11 +98,11 @@ def describe_safety(move: Move) -> str:
 
 def _chance_style(chance: Fraction) -> Style:
     """A shade from green (safe) through amber to red (a mine), with text that reads on it."""
-    stops = ((0.0, (0x2f, 0x85, 0x5a)), (0.5, (0xd6, 0x9e, 0x2e)), (1.0, (0xc5, 0x30, 0x30)))
+    stops = ((0.0, (0x2F, 0x85, 0x5A)), (0.5, (0xD6, 0x9E, 0x2E)), (1.0, (0xC5, 0x30, 0x30)))
     value = float(chance)
     (low, a), (high, b) = (stops[0], stops[1]) if value <= 0.5 else (stops[1], stops[2])
     t = (value - low) / (high - low)
-    rgb = tuple(round(x + (y - x) * t) for x, y in zip(a, b))
+    rgb = tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
     light = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 150
     return Style(color="#111111" if light else "#ffffff", bgcolor="#{:02x}{:02x}{:02x}".format(*rgb), bold=True)
 
@@ -200,9 +216,13 @@ class EndScreen(ModalScreen[None]):
     """The result over the board: escape (or enter) closes it to look at the board."""
 
     # a modal screen hides the app's bindings: the ones that make sense after a game, again
-    BINDINGS = [Binding("escape,enter", "close", "look at the board"), Binding("u", "app.undo", "undo"),
-                Binding("r", "app.restart", "again"), Binding("n", "app.new", "new board"),
-                Binding("q", "app.quit", "quit")]
+    BINDINGS = [
+        Binding("escape,enter", "close", "look at the board"),
+        Binding("u", "app.undo", "undo"),
+        Binding("r", "app.restart", "again"),
+        Binding("n", "app.new", "new board"),
+        Binding("q", "app.quit", "quit"),
+    ]
     DEFAULT_CSS = """
     EndScreen { align: center middle; background: $background 30%; }
     EndScreen > Static { width: auto; max-width: 76; height: auto; padding: 0 2;
@@ -364,8 +384,9 @@ class GameApp(App[None]):
 
     # -- the solver's jobs ------------------------------------------------------------------------
 
-    def _run(self, label: str, work: Callable[[float], Any], done: Callable[[Any], None], group: str,
-             exclusive: bool = True) -> None:
+    def _run(
+        self, label: str, work: Callable[[float], Any], done: Callable[[Any], None], group: str, exclusive: bool = True
+    ) -> None:
         """Run ``work(deadline)`` in a thread worker; ``done(result)`` on the screen's thread after.
 
         A result is the work's return value, or the exception it raised (DeadlineReached and
@@ -399,8 +420,12 @@ class GameApp(App[None]):
     def _deal(self) -> None:
         number = self.deal_number
         kind = f"a no-guess board for the {self.dealer.no_guess} player" if self.dealer.no_guess else "a board"
-        self._run(f"dealing {kind}", lambda deadline: self.dealer.deal(number, self.time_limit),
-                  lambda deal: self._dealt(number, deal), "deal")
+        self._run(
+            f"dealing {kind}",
+            lambda deadline: self.dealer.deal(number, self.time_limit),
+            lambda deal: self._dealt(number, deal),
+            "deal",
+        )
 
     def _dealt(self, number: int, deal: Any) -> None:
         if isinstance(deal, Exception):
@@ -416,11 +441,14 @@ class GameApp(App[None]):
         kind = f"no-guess for {deal.no_guess}" if deal.no_guess else "uniform"
         self.query_one("#title", Static).update(
             f"cpsolve game · {settings.rows}x{settings.cols}, {settings.mines} mines · {kind} · {settings.start} start"
-            f" · seed {settings.seed}")
+            f" · seed {settings.seed}"
+        )
         self._fit()
         start = f"row {deal.first[0] + 1}, col {deal.first[1] + 1}"
-        self._say(f"the board was dealt for a first click at {start} ({START_MARK}); "
-                  f"{'its opening' if settings.start == 'opening' else 'it'} is safe")
+        self._say(
+            f"the board was dealt for a first click at {start} ({START_MARK}); "
+            f"{'its opening' if settings.start == 'opening' else 'it'} is safe"
+        )
         self._after_change()
 
     # -- moves ------------------------------------------------------------------------------------
@@ -466,8 +494,10 @@ class GameApp(App[None]):
             return
         self._close_end_screen()
         self._after_change()
-        self._verdict(f"undone: the {move.kind} at row {move.cell[0] + 1}, col {move.cell[1] + 1} "
-                      f"({self.session.undos} undone, the result will say so)")
+        self._verdict(
+            f"undone: the {move.kind} at row {move.cell[0] + 1}, col {move.cell[1] + 1} "
+            f"({self.session.undos} undone, the result will say so)"
+        )
 
     def action_restart(self) -> None:
         if self.session is not None:
@@ -494,8 +524,13 @@ class GameApp(App[None]):
         assert session is not None
         self._message = ""  # what was said before the move is about the board before it
         self._verdict("was that a guess? ...")
-        self._run("", lambda deadline: assist.judge(move, deadline), lambda result: self._judged(move, result),
-                  "judge", exclusive=False)
+        self._run(
+            "",
+            lambda deadline: assist.judge(move, deadline),
+            lambda result: self._judged(move, result),
+            "judge",
+            exclusive=False,
+        )
         self._after_change()
         if session.over:
             self._game_over()
@@ -538,8 +573,12 @@ class GameApp(App[None]):
         if session is None or session.over or self.shown_chances() is not None:
             return
         version, view = session.version, session.view()
-        self._run("working out the mine chances", lambda deadline: assist.chances(view, deadline),
-                  lambda result: self._got_chances(version, result), "chances")
+        self._run(
+            "working out the mine chances",
+            lambda deadline: assist.chances(view, deadline),
+            lambda result: self._got_chances(version, result),
+            "chances",
+        )
 
     def _got_chances(self, version: int, result: Any) -> None:
         if isinstance(result, Exception):
@@ -616,12 +655,15 @@ class GameApp(App[None]):
         self.query_one(Board).refresh()
         if hint.guess is not None:
             r, c = hint.guess
-            self._say(f"hint: guess row {r + 1}, col {c + 1} ({HINT_GUESS}), safe with chance "
-                      f"{percent(hint.safety or Fraction(0))}: {hint.reason}")
+            self._say(
+                f"hint: guess row {r + 1}, col {c + 1} ({HINT_GUESS}), safe with chance "
+                f"{percent(hint.safety or Fraction(0))}: {hint.reason}"
+            )
             return
         unflagged = [cell for cell in hint.mines if session.state(cell) != FLAGGED]
-        self._say(f"hint: {len(hint.safe)} safe ({HINT_SAFE}), {len(unflagged)} mines to flag ({HINT_MINE}): "
-                  f"{hint.reason}")
+        self._say(
+            f"hint: {len(hint.safe)} safe ({HINT_SAFE}), {len(unflagged)} mines to flag ({HINT_MINE}): {hint.reason}"
+        )
 
     def _play_hint(self, hint: assist.Hint) -> None:
         session = self.session
@@ -653,8 +695,13 @@ class GameApp(App[None]):
         assert session is not None
         number = self.deal_number
         if number not in self._needed:
-            self._run("", lambda deadline: assist.needed_guess(session.deal),
-                      lambda result: self._got_needed(number, result), "needed", exclusive=False)
+            self._run(
+                "",
+                lambda deadline: assist.needed_guess(session.deal),
+                lambda result: self._got_needed(number, result),
+                "needed",
+                exclusive=False,
+            )
         self.push_screen(EndScreen(self._end_text()))
 
     def _got_needed(self, number: int, result: Any) -> None:
@@ -690,8 +737,14 @@ def end_text(summary: Summary, session: Session, needed: bool | None) -> Text:
         ("clicks", str(summary.clicks)),
         ("guesses made", str(summary.guesses) + (f" ({summary.unjudged} not judged yet)" if summary.unjudged else "")),
         ("hint moves", str(summary.assisted)),
-        ("needed a guess", "..." if needed is None else
-         "yes (the perfect player loses it)" if needed else "no (the perfect player wins it)"),
+        (
+            "needed a guess",
+            "..."
+            if needed is None
+            else "yes (the perfect player loses it)"
+            if needed
+            else "no (the perfect player wins it)",
+        ),
     ]
     for name, value in rows:
         text.append(f"\n{name:<16}{value}")

@@ -47,8 +47,19 @@ from cpsolve.play.tables import BoardTables
 if TYPE_CHECKING:
     from cpsolve.deduce import Position
 
-__all__ = ["Deal", "Dealer", "Move", "Session", "Summary", "MAX_SIDE",
-           "SHOWN_COVERED", "SHOWN_FLAG", "SHOWN_MINE", "SHOWN_EXPLODED", "SHOWN_WRONG_FLAG"]
+__all__ = [
+    "Deal",
+    "Dealer",
+    "Move",
+    "Session",
+    "Summary",
+    "MAX_SIDE",
+    "SHOWN_COVERED",
+    "SHOWN_FLAG",
+    "SHOWN_MINE",
+    "SHOWN_EXPLODED",
+    "SHOWN_WRONG_FLAG",
+]
 
 #: The longest side a person's board may have: larger boards are for the batch commands.
 MAX_SIDE = 100
@@ -100,13 +111,16 @@ class Dealer:
         UsageError: If `no_guess` is a player who guesses (``best``).
     """
 
-    def __init__(self, rows: int, cols: int, mines: int, *, start: str = "opening", no_guess: str | None = None,
-                 seed: int = 0):
+    def __init__(
+        self, rows: int, cols: int, mines: int, *, start: str = "opening", no_guess: str | None = None, seed: int = 0
+    ):
         if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
             raise InputError(f"the game plays boards from 1x1 to {MAX_SIDE}x{MAX_SIDE}, got {rows}x{cols}")
         if no_guess is not None and no_guess not in NO_GUESS_PLAYERS:
-            raise UsageError(f"the {no_guess} player guesses, so no board is no-guess for it: "
-                             f"use one of {', '.join(NO_GUESS_PLAYERS)}")
+            raise UsageError(
+                f"the {no_guess} player guesses, so no board is no-guess for it: "
+                f"use one of {', '.join(NO_GUESS_PLAYERS)}"
+            )
         self.no_guess = no_guess
         self.settings = GameSettings(rows, cols, mines, no_guess or "perfect", True, None, start, seed).check()
 
@@ -319,10 +333,17 @@ class Session:
         outcome = "won" if self.won else "lost" if self.lost else "playing"
         seconds = self.seconds
         rate = self.bbbv / seconds if self.won and seconds > 0 else None
-        return Summary(outcome, seconds, self.bbbv, rate, self.clicks,
-                       sum(1 for move in self.moves if move.safety is not None and move.safety < 1),
-                       sum(1 for move in self.moves if move.safety is None),
-                       self.undos, sum(1 for move in self.moves if move.assisted))
+        return Summary(
+            outcome,
+            seconds,
+            self.bbbv,
+            rate,
+            self.clicks,
+            sum(1 for move in self.moves if move.safety is not None and move.safety < 1),
+            sum(1 for move in self.moves if move.safety is None),
+            self.undos,
+            sum(1 for move in self.moves if move.assisted),
+        )
 
     # -- the person's actions -----------------------------------------------------------------
 
@@ -405,8 +426,9 @@ class Session:
                 exploded.append(grid.cell(index))
             elif self._state[index] == COVERED:  # an earlier target's cascade may have opened it
                 cleared.extend(self._open(index))
-        move = Move(kind, cell, tuple(grid.cell(index) for index in targets), tuple(cleared), tuple(exploded),
-                    before, assisted)
+        move = Move(
+            kind, cell, tuple(grid.cell(index) for index in targets), tuple(cleared), tuple(exploded), before, assisted
+        )
         self.moves.append(move)
         if self.over:
             self.ended = self.clock()

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from cpsolve.errors import InternalError, UsageError
 from cpsolve.outcome import Status
@@ -258,11 +259,20 @@ def check_options(backend: str, options: SolveOptions, plain: bool) -> None:
             dominance (whose safe cells are connected by construction: it has no reachability).
     """
     if backend in _NO_MODEL:
-        given = [name for name, value in (("--encoding", options.encoding), ("--dominance", options.dominance),
-                                          ("--workers", options.workers), ("--phases none", None if options.phases else 1))
-                 if value is not None]
+        given = [
+            name
+            for name, value in (
+                ("--encoding", options.encoding),
+                ("--dominance", options.dominance),
+                ("--workers", options.workers),
+                ("--phases none", None if options.phases else 1),
+            )
+            if value is not None
+        ]
         if given:
-            raise UsageError(f"{', '.join(given)} applies to --backend cp only: the {backend} backend {_NO_MODEL[backend]}")
+            raise UsageError(
+                f"{', '.join(given)} applies to --backend cp only: the {backend} backend {_NO_MODEL[backend]}"
+            )
         if backend == "greedy" and options.export_model:
             raise UsageError(f"--export-model: the greedy backend {_NO_MODEL['greedy']}; use --backend cp or minizinc")
         return

@@ -39,7 +39,6 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass, field
-
 from typing import TYPE_CHECKING, Any
 
 from cpsolve.grid import Cell
@@ -132,8 +131,11 @@ class _Window:
         self.inside, self.removed, self.centre, self.radius = inside, removed, centre, radius
 
     def __contains__(self, cell: Any) -> bool:
-        return (max(abs(cell[0] - self.centre[0]), abs(cell[1] - self.centre[1])) <= self.radius
-                and cell in self.inside and cell not in self.removed)
+        return (
+            max(abs(cell[0] - self.centre[0]), abs(cell[1] - self.centre[1])) <= self.radius
+            and cell in self.inside
+            and cell not in self.removed
+        )
 
 
 class _Without:
@@ -240,8 +242,13 @@ def _sweep(low: int, high: int, minima: dict[int, int]) -> int | None:
     return total
 
 
-def layer_bound(reasoning: Reasoning, terminals: list[Cell], roots: list[Cell], layers: _Layers | None = None,
-                deadline: float | None = None) -> int | None:
+def layer_bound(
+    reasoning: Reasoning,
+    terminals: list[Cell],
+    roots: list[Cell],
+    layers: _Layers | None = None,
+    deadline: float | None = None,
+) -> int | None:
     """The layer rule's bound on N, the best over the given roots; None: no Z can exist.
 
     Args:

@@ -242,7 +242,8 @@ def _add_coverage(built: OneClickModel, deadline: float | None) -> None:
 
 
 def _add_search(built: OneClickModel, problem: LayoutProblem, reasoning: Reasoning | None) -> None:
-    """The search strategy: grow zero cells from a pinned click when the reasoning gives distances, else reading order."""
+    """The search strategy: grow zero cells from a pinned click when the reasoning gives distances, else reading
+    order."""
     if reasoning is not None and reasoning.distance is not None and GROW_SEARCH:
         _add_growing_search(built, reasoning)
     else:
@@ -266,13 +267,17 @@ def _add_growing_search(built: OneClickModel, reasoning: Reasoning) -> None:
     order += sorted((cell for cell in distance if cell not in seen), key=lambda cell: (distance[cell], cell))
     model = built.model
     model.add_decision_strategy([built.zero[cell] for cell in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
-    model.add_decision_strategy([built.mine[cell] for cell in built.cells], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+    model.add_decision_strategy(
+        [built.mine[cell] for cell in built.cells], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE
+    )
 
 
 def _reach_distance(reasoning: Reasoning, target: Cell) -> int:
     """The distance from the click to the nearest cell that could make `target` safe (a zero neighbour)."""
     distance = reasoning.distance or {}
-    return min((distance[other] for other in reasoning.closed[target] if other in distance), default=len(reasoning.cells))
+    return min(
+        (distance[other] for other in reasoning.closed[target] if other in distance), default=len(reasoning.cells)
+    )
 
 
 def _shortest_path_to(reasoning: Reasoning, target: Cell) -> list[Cell]:
@@ -284,7 +289,7 @@ def _shortest_path_to(reasoning: Reasoning, target: Cell) -> list[Cell]:
     cell = min(candidates, key=lambda other: (distance[other], other))
     path = [cell]
     while distance[cell] > 0:
-        cell = min((other for other in reasoning.closed[cell] if distance.get(other) == distance[cell] - 1))
+        cell = min(other for other in reasoning.closed[cell] if distance.get(other) == distance[cell] - 1)
         path.append(cell)
     return path[::-1]
 
@@ -297,7 +302,9 @@ def _add_reading_order_search(built: OneClickModel, anchor: Cell | None) -> None
     order = built.cells
     if anchor is not None:
         order = sorted(built.cells, key=lambda cell: (max(abs(cell[0] - anchor[0]), abs(cell[1] - anchor[1])), cell))
-    built.model.add_decision_strategy([built.mine[cell] for cell in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+    built.model.add_decision_strategy(
+        [built.mine[cell] for cell in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE
+    )
 
 
 def _add_fixed_cells(built: OneClickModel, problem: LayoutProblem) -> None:
@@ -359,7 +366,9 @@ def _add_levels(built: OneClickModel, distance: dict[Cell, int] | None = None, d
     model, zero, click = built.model, built.zero, built.click
     top = min(len(built.cells), built.safe_count) - 1
     distance = distance or {}
-    level = {(r, c): model.new_int_var(min(distance.get((r, c), 0), top), top, f"level_{r}_{c}") for r, c in built.cells}
+    level = {
+        (r, c): model.new_int_var(min(distance.get((r, c), 0), top), top, f"level_{r}_{c}") for r, c in built.cells
+    }
     for cell in _until(built.cells, deadline):
         parents = []
         for other in built.neighbours[cell]:
@@ -486,14 +495,18 @@ EXHAUST_BUDGET = 20000
 EXHAUST_MAX_SAFE = 40
 
 
-def _status_result(status: int, built: OneClickModel, solver: cp_model.CpSolver, problem: LayoutProblem) -> LayoutResult:
+def _status_result(
+    status: int, built: OneClickModel, solver: cp_model.CpSolver, problem: LayoutProblem
+) -> LayoutResult:
     verdict = status_from_cp_sat(status, built.model)
     if verdict is Status.POSSIBLE:
         return LayoutResult(verdict, _board_from_solution(built, solver, problem))
     return LayoutResult(verdict)
 
 
-def _solve_rows(problem: LayoutProblem, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]) -> LayoutResult:
+def _solve_rows(
+    problem: LayoutProblem, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]
+) -> LayoutResult:
     """The ``staircase`` model: one integer per row, the length of its run of safe cells.
 
     The safe cells form a down-set holding the top-left click, so row r is safe in its first
@@ -523,7 +536,10 @@ def _rows_model(problem: LayoutProblem) -> tuple[cp_model.CpModel, list[Any]]:
     model = cp_model.CpModel()
     wide = cols > 1 and safe > 1
     not_one = cp_model.Domain.from_intervals([[0, 0], [2, cols]]) if wide else cp_model.Domain(0, cols)
-    length = [model.new_int_var_from_domain(not_one if r > 0 else cp_model.Domain(1, cols), f"length_{r}") for r in range(rows)]
+    length = [
+        model.new_int_var_from_domain(not_one if r > 0 else cp_model.Domain(1, cols), f"length_{r}")
+        for r in range(rows)
+    ]
     model.add(sum(length) == safe)
     for r in range(rows - 1):
         model.add(length[r] >= length[r + 1])
@@ -537,8 +553,15 @@ def _rows_model(problem: LayoutProblem) -> tuple[cp_model.CpModel, list[Any]]:
 
 
 def _model_phases(
-    problem: LayoutProblem, options: SolveOptions, encoding: str, dominance: str, deadline: float,
-    solver: cp_model.CpSolver, stats: dict[str, Any], totals: dict[str, Any], reasoning: Reasoning | None,
+    problem: LayoutProblem,
+    options: SolveOptions,
+    encoding: str,
+    dominance: str,
+    deadline: float,
+    solver: cp_model.CpSolver,
+    stats: dict[str, Any],
+    totals: dict[str, Any],
+    reasoning: Reasoning | None,
 ) -> LayoutResult:
     """The relaxation, then the full model, all before `deadline`.
 
@@ -587,8 +610,13 @@ NO_PHASES_RELAXATION_FACTOR = 2.0
 
 
 def _relaxation(
-    problem: LayoutProblem, options: SolveOptions, dominance: str, deadline: float,
-    stats: dict[str, Any], totals: dict[str, Any], reasoning: Reasoning | None,
+    problem: LayoutProblem,
+    options: SolveOptions,
+    dominance: str,
+    deadline: float,
+    stats: dict[str, Any],
+    totals: dict[str, Any],
+    reasoning: Reasoning | None,
 ) -> tuple[LayoutResult | None, OneClickModel | None]:
     """The model without reachability, on one thread following the search strategy.
 
@@ -671,12 +699,18 @@ def _graph_phases(
         return LayoutResult(Status.UNKNOWN), None
     if reasoning.board is None and reasoning.impossible is None and reasoning.safe_count > EXHAUST_MAX_SAFE:
         # a quick constructive attempt before the costlier reach rules: most large cases end here
-        quick = grow(reasoning, min(deadline, time.perf_counter() + options.time_limit * QUICK_SHARE), options.seed,
-                     max_restarts=QUICK_RESTARTS)
+        quick = grow(
+            reasoning,
+            min(deadline, time.perf_counter() + options.time_limit * QUICK_SHARE),
+            options.seed,
+            max_restarts=QUICK_RESTARTS,
+        )
         stats["restarts"] = quick.restarts
         if quick.zero is not None:
             stats["phase"] = "heuristic"
-            return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, reasoning, quick.zero, quick.click)), reasoning
+            return LayoutResult(
+                Status.POSSIBLE, board_from_zero_set(problem, reasoning, quick.zero, quick.click)
+            ), reasoning
     if reasoning.board is None and reasoning.impossible is None:
         apply_bounds(reasoning, deadline)
     if reasoning.impossible is not None:
@@ -693,7 +727,9 @@ def _graph_phases(
         found = ExhaustResult(False)
     if found.zero is not None:
         stats["phase"] = "reasoning"
-        return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, reasoning, found.zero, found.click)), reasoning
+        return LayoutResult(
+            Status.POSSIBLE, board_from_zero_set(problem, reasoning, found.zero, found.click)
+        ), reasoning
     if found.complete:
         stats["phase"], stats["reason"] = "reasoning", "no connected set of zero cells has exactly N safe cells"
         return LayoutResult(Status.IMPOSSIBLE), reasoning
@@ -702,7 +738,9 @@ def _graph_phases(
     stats["restarts"] = stats.get("restarts", 0) + grown.restarts
     if grown.zero is not None:
         stats["phase"] = "heuristic"
-        return LayoutResult(Status.POSSIBLE, board_from_zero_set(problem, reasoning, grown.zero, grown.click)), reasoning
+        return LayoutResult(
+            Status.POSSIBLE, board_from_zero_set(problem, reasoning, grown.zero, grown.click)
+        ), reasoning
     return None, reasoning
 
 
@@ -717,7 +755,9 @@ def _choices(problem: LayoutProblem, options: SolveOptions) -> tuple[str, str]:
     if encoding not in ENCODINGS:
         raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     if dominance == "staircase" and options.encoding:
-        raise UnsupportedProblem(f"encoding {options.encoding} does not apply under the staircase dominance (no reachability)")
+        raise UnsupportedProblem(
+            f"encoding {options.encoding} does not apply under the staircase dominance (no reachability)"
+        )
     if dominance != "staircase" and problem.rows * problem.cols > MAX_MODEL_CELLS:
         raise InputError(
             f"a {problem.rows}x{problem.cols} board is larger than the {MAX_MODEL_CELLS} cells the CP model takes "
@@ -763,8 +803,12 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     solver.parameters.num_workers = options.workers or DEFAULT_WORKERS[dominance]
     solver.parameters.random_seed = options.seed
     used_encoding = "none needed" if dominance == "staircase" else encoding
-    stats: dict[str, Any] = {"phase": None, "encoding": used_encoding, "dominance": dominance,
-                             "workers": solver.parameters.num_workers}
+    stats: dict[str, Any] = {
+        "phase": None,
+        "encoding": used_encoding,
+        "dominance": dominance,
+        "workers": solver.parameters.num_workers,
+    }
     totals: dict[str, Any] = {"conflicts": 0, "branches": 0, "solver_seconds": 0.0}
 
     result = None

@@ -97,7 +97,9 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         UnsupportedProblem: For a template or a pinned click, which need the CP backends.
     """
     if not problem.is_plain:
-        raise UnsupportedProblem("the greedy backend solves plain rectangles only; use --backend cp for --click or --template")
+        raise UnsupportedProblem(
+            "the greedy backend solves plain rectangles only; use --backend cp for --click or --template"
+        )
     board = greedy_board(problem.rows, problem.cols, problem.mines)
     if board is None:
         return LayoutResult(Status.IMPOSSIBLE)

@@ -1,9 +1,10 @@
 """A constructive search: grow a connected zero region from the click to exactly N safe cells.
 
 A one-click board with N > 1 safe cells is a connected set Z of zero cells holding the click with
-N[Z] equal to the safe set (the argument opens :mod:`cpsolve.layout.reasoning`). Conversely, for any connected Z of *allowed*
-cells (no fixed mine in their closed neighbourhood, see :mod:`cpsolve.layout.reasoning`) holding
-the click, the board whose safe cells are N[Z] wins with that click: every cell of Z is zero, a
+N[Z] equal to the safe set (the argument opens :mod:`cpsolve.layout.reasoning`). Conversely, for any
+connected Z of *allowed* cells (no fixed mine in their closed neighbourhood, see
+:mod:`cpsolve.layout.reasoning`) holding the click, the board whose safe cells are N[Z] wins with
+that click: every cell of Z is zero, a
 cell that is zero without being in Z has its whole neighbourhood in N[Z] and so touches Z, and
 every safe cell touches Z. So growing Z one adjacent allowed cell at a time, and stopping when
 |N[Z]| = N with every fixed safe cell covered, builds a board; the registry's judge checks it.

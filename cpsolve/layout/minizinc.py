@@ -89,8 +89,15 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder) / "problem.dzn"
         data.write_text(data_file(problem))
-        command = [executable, "--solver", options.solver, "--time-limit", str(int(options.time_limit * 1000)),
-                   str(model), str(data)]
+        command = [
+            executable,
+            "--solver",
+            options.solver,
+            "--time-limit",
+            str(int(options.time_limit * 1000)),
+            str(model),
+            str(data),
+        ]
         try:
             completed = subprocess.run(command, capture_output=True, text=True, timeout=options.time_limit + 30)
         except subprocess.TimeoutExpired:

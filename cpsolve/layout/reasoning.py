@@ -63,7 +63,6 @@ def _check(deadline: float | None) -> None:
         raise OutOfTime
 
 
-
 @dataclass
 class Reasoning:
     """What the template alone says about a problem.
@@ -112,7 +111,9 @@ class Reasoning:
         return self.impossible is not None or self.board is not None
 
 
-def board_from_zero_set(problem: LayoutProblem, reasoning: Reasoning, zero: set[Cell] | frozenset[Cell], click: Cell) -> Board:
+def board_from_zero_set(
+    problem: LayoutProblem, reasoning: Reasoning, zero: set[Cell] | frozenset[Cell], click: Cell
+) -> Board:
     """The board whose safe cells are N[zero], clicked at `click` (the judge checks it as any other)."""
     safe = {other for cell in zero for other in reasoning.closed[cell]} if zero else {click}
     present = problem.present_mask()
@@ -223,7 +224,9 @@ def apply_bounds(reasoning: Reasoning, deadline: float | None = None) -> None:
     reasoning.impossible = bounds.impossible
 
 
-def _distances(source: Cell, inside: frozenset[Cell] | set[Cell], closed: dict[Cell, tuple[Cell, ...]]) -> dict[Cell, int]:
+def _distances(
+    source: Cell, inside: frozenset[Cell] | set[Cell], closed: dict[Cell, tuple[Cell, ...]]
+) -> dict[Cell, int]:
     """Breadth-first distances from `source` through cells of `inside` (king steps)."""
     # plain BFS on the neighbourhood dict: networkx's subgraph views cost ten times more here
     distance = {source: 0}
@@ -249,7 +252,13 @@ def _components(inside: set[Cell], closed: dict[Cell, tuple[Cell, ...]]) -> list
     return components
 
 
-def _close(zero: set[Cell], covered: set[Cell], new: set[Cell] | tuple[Cell, ...], closed: dict[Cell, tuple[Cell, ...]], zero_ok: frozenset[Cell]) -> None:
+def _close(
+    zero: set[Cell],
+    covered: set[Cell],
+    new: set[Cell] | tuple[Cell, ...],
+    closed: dict[Cell, tuple[Cell, ...]],
+    zero_ok: frozenset[Cell],
+) -> None:
     """Add to `zero` (in place) every cell of zero_ok whose closed neighbourhood is now covered.
 
     Only cells next to the newly covered cells `new` can have become so; adding them covers

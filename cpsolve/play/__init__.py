@@ -41,8 +41,12 @@ START_CONDITIONS = ("opening", "safe")
 
 # The names above are all the command line needs to list its choices; the game itself (numpy and
 # the compiled players) loads on first use, so ``cpsolve --help`` does not pay for it.
-_LAZY = {"Game": "cpsolve.play.game", "GameEnd": "cpsolve.play.game", "best_first_click": "cpsolve.play.game",
-         "play_from": "cpsolve.play.game"}
+_LAZY = {
+    "Game": "cpsolve.play.game",
+    "GameEnd": "cpsolve.play.game",
+    "best_first_click": "cpsolve.play.game",
+    "play_from": "cpsolve.play.game",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -33,8 +33,8 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -206,12 +206,13 @@ class Advice:
 
 # -- the strategy ------------------------------------------------------------------------------
 
+
 def _shifted(values: np.ndarray, step: int) -> np.ndarray:
     """``values[i + step]`` at each i (0 where i + step is off the array). On the padded layout the
     border is absent, so no real cell reads past it."""
     out = np.zeros_like(values)
     if step >= 0:
-        out[:len(values) - step] = values[step:]
+        out[: len(values) - step] = values[step:]
     else:
         out[-step:] = values[:step]
     return out
@@ -297,8 +298,9 @@ def _influence(view: View, state: np.ndarray, safe: np.ndarray, log_count: float
     return influence, pseudo
 
 
-def _candidates(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator,
-                influence: dict[int, float]) -> np.ndarray:
+def _candidates(
+    view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator, influence: dict[int, float]
+) -> np.ndarray:
     """The cells to look ahead from: the near-safest frontier cells, floating cells of each shape,
     and cells whose safety with their 50/50 influence is near the best."""
     covered = state == COVERED
@@ -339,14 +341,15 @@ def _pick(rng: np.random.Generator, cells: list[int], scores: list[float]) -> in
 
 def _guess_first(guess: Candidate, found: list[Candidate], keep: int = 8) -> tuple[Candidate, ...]:
     """The candidates to report: the guess, then the best of the others."""
-    return (guess, *[c for c in found if c.cell != guess.cell][:keep - 1])
+    return (guess, *[c for c in found if c.cell != guess.cell][: keep - 1])
 
 
 def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decision | None:
     size = len(view.state)
     cells, values = np.zeros(size, dtype=np.int64), np.zeros(size)
-    status, count, _ = engine.endgame(view.state, view.shown, view.offsets, view.total, ENDGAME_SOLUTIONS,
-                                      ENDGAME_BUDGET, cells, values)
+    status, count, _ = engine.endgame(
+        view.state, view.shown, view.offsets, view.total, ENDGAME_SOLUTIONS, ENDGAME_BUDGET, cells, values
+    )
     if status != engine.OK or count == 0:
         return None
     found = [Candidate(int(cells[i]), float(safety[cells[i]]), win=float(values[i])) for i in range(count)]
@@ -357,8 +360,9 @@ def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decisi
     return Decision((), (), guess, "endgame", _guess_first(guess, found))
 
 
-def _lookahead(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator,
-               influence: dict[int, float]) -> Decision:
+def _lookahead(
+    view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator, influence: dict[int, float]
+) -> Decision:
     cells = _candidates(view, state, safety, rng, influence)
     out = np.zeros(len(cells) * 9 * engine.FIELDS)
     status = engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, out)
@@ -374,8 +378,12 @@ def _lookahead(view: View, state: np.ndarray, safety: np.ndarray, rng: np.random
     flags = _around(state == FLAGGED, view.offsets)[cells]
     opening = chance[np.arange(len(cells)), flags]
     dead = (chance > 0).sum(axis=1) <= 1
-    found = [Candidate(int(c), float(safety[c]), float(survival[i]), float(progress[i]), float(opening[i]),
-                       dead=bool(dead[i])) for i, c in enumerate(cells.tolist())]
+    found = [
+        Candidate(
+            int(c), float(safety[c]), float(survival[i]), float(progress[i]), float(opening[i]), dead=bool(dead[i])
+        )
+        for i, c in enumerate(cells.tolist())
+    ]
     living = ([c for c in found if not c.dead] if AVOID_DEAD else found) or found
     index = _pick(rng, [c.cell for c in living], [c.survival for c in living])
     guess = living[index]
@@ -464,8 +472,13 @@ def advise(position: Position, rng: np.random.Generator | None = None, deadline:
         return Advice("unknown", timed_out=True)
     if weights is None:
         conflict = minimal_conflict(position, deadline)
-        return Advice("no_solution", reason="no_solution", solutions=0, conflict=conflict,
-                      timed_out=conflict is not None and not conflict.minimal)
+        return Advice(
+            "no_solution",
+            reason="no_solution",
+            solutions=0,
+            conflict=conflict,
+            timed_out=conflict is not None and not conflict.minimal,
+        )
     exact = probabilities_of(weights)
     surely_safe = tuple(sorted(c for c, p in exact.items() if p == 0))
     surely_mine = tuple(sorted(c for c, p in exact.items() if p == 1))
@@ -481,11 +494,20 @@ def advise(position: Position, rng: np.random.Generator | None = None, deadline:
 
     guess = None if decision.guess is None else exact_candidate(decision.guess)
     candidates = tuple(exact_candidate(c) for c in decision.candidates)
-    return Advice("ok", surely_safe, surely_mine, guess, decision.reason, candidates, weights.count,
-                  timed_out=decision.reason == "safest")
+    return Advice(
+        "ok",
+        surely_safe,
+        surely_mine,
+        guess,
+        decision.reason,
+        candidates,
+        weights.count,
+        timed_out=decision.reason == "safest",
+    )
 
 
 # -- the game ----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Move:
@@ -567,8 +589,13 @@ def _play_on(view: View, table: _Table, rng: np.random.Generator, game: BestGame
     return game
 
 
-def play_best(mines: np.ndarray, click: Cell, rng: np.random.Generator, present: np.ndarray | None = None,
-              record_moves: bool = False) -> BestGame:
+def play_best(
+    mines: np.ndarray,
+    click: Cell,
+    rng: np.random.Generator,
+    present: np.ndarray | None = None,
+    record_moves: bool = False,
+) -> BestGame:
     """Play one game: clear `click` (0-based, safe), then deduce and guess until won or lost.
 
     Args:
@@ -593,8 +620,9 @@ def play_best(mines: np.ndarray, click: Cell, rng: np.random.Generator, present:
     return _play_on(view, table, rng, BestGame(False, 0, 0, 0, [Move(click, "first")] if record_moves else None))
 
 
-def play_from_position(position: Position, mines: set[Cell] | frozenset[Cell], rng: np.random.Generator,
-                       record_moves: bool = False) -> BestGame:
+def play_from_position(
+    position: Position, mines: set[Cell] | frozenset[Cell], rng: np.random.Generator, record_moves: bool = False
+) -> BestGame:
     """Play on from a position (a :class:`cpsolve.deduce.Position` with its total) whose hidden
     mines are `mines` (0-based cells, the known ones included): the game after a view.
 
@@ -607,15 +635,24 @@ def play_from_position(position: Position, mines: set[Cell] | frozenset[Cell], r
     board = np.zeros((position.rows, position.cols), dtype=bool)
     for cell in mines:
         board[cell] = True
-    present = np.array([[view.state[grid.index(r, c)] != ABSENT for c in range(position.cols)]
-                        for r in range(position.rows)])
+    present = np.array(
+        [[view.state[grid.index(r, c)] != ABSENT for c in range(position.cols)] for r in range(position.rows)]
+    )
     numbers = mine_numbers(board & present)
-    if (not position.known_mines <= mines or not mines <= position.unknown | position.known_mines
-            or position.total != len(mines) or any(numbers[cell] != n for cell, n in position.clues.items())):
+    if (
+        not position.known_mines <= mines
+        or not mines <= position.unknown | position.known_mines
+        or position.total != len(mines)
+        or any(numbers[cell] != n for cell, n in position.clues.items())
+    ):
         raise ValueError("the mines do not fit the position")
     table = _Table(board, present, view)
-    return _play_on(view, table, rng, BestGame(False, 0, -sum(1 for m in view.state if m == CLEARED), 0,
-                                               [] if record_moves else None))
+    return _play_on(
+        view,
+        table,
+        rng,
+        BestGame(False, 0, -sum(1 for m in view.state if m == CLEARED), 0, [] if record_moves else None),
+    )
 
 
 def play_on(game: Game, click: Cell, rng: np.random.Generator) -> BestGame:

@@ -19,6 +19,7 @@ whose frontier is too wide for the compiled DP. None of the strategy functions s
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from itertools import combinations
 
@@ -28,8 +29,23 @@ from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.grid import PaddedGrid
 
-__all__ = ["OK", "NO_SOLUTION", "TOO_WIDE", "OUT_OF_BUDGET", "FIELDS", "compiled", "weights", "lookahead",
-           "endgame", "open_cell", "weights_py", "lookahead_py", "endgame_py", "open_py", "view_position"]
+__all__ = [
+    "OK",
+    "NO_SOLUTION",
+    "TOO_WIDE",
+    "OUT_OF_BUDGET",
+    "FIELDS",
+    "compiled",
+    "weights",
+    "lookahead",
+    "endgame",
+    "open_cell",
+    "weights_py",
+    "lookahead_py",
+    "endgame_py",
+    "open_py",
+    "view_position",
+]
 
 #: Outcomes of the engine's functions (the same numbers as the C file's).
 OK, NO_SOLUTION, TOO_WIDE, OUT_OF_BUDGET = 0, 1, 2, 4
@@ -73,6 +89,7 @@ def _grid(state, offsets) -> PaddedGrid:
 
 
 # -- the Python engine -------------------------------------------------------------------------
+
 
 def weights_py(state, shown, offsets, total: int, mine_out: np.ndarray, safe_out: np.ndarray) -> tuple[int, float]:
     """:func:`weights` by :func:`cpsolve.deduce.weigh` (exact counts, turned into floats at the end)."""
@@ -124,14 +141,14 @@ def lookahead_py(state, shown, offsets, total: int, candidates: np.ndarray, out:
     return OK
 
 
-def endgame_py(state, shown, offsets, total: int, limit: int, budget: int, cells_out: np.ndarray,
-               values_out: np.ndarray) -> tuple[int, int, int]:
+def endgame_py(
+    state, shown, offsets, total: int, limit: int, budget: int, cells_out: np.ndarray, values_out: np.ndarray
+) -> tuple[int, int, int]:
     """:func:`endgame` by exact enumeration and search in Python (small positions only).
 
     Every placement of the mines left on the covered cells is tried, so this is for the tests'
     positions and the fallback's endgames of a few cells.
     """
-    from functools import lru_cache
 
     steps = offsets.tolist()
     covered = [i for i, mark in enumerate(state) if mark == COVERED]
@@ -165,7 +182,7 @@ def endgame_py(state, shown, offsets, total: int, limit: int, budget: int, cells
                 groups.setdefault(table[cell][m], []).append(m)
         return [tuple(g) for g in groups.values()]
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def value(members: tuple[int, ...]) -> Fraction:
         if len(members) <= 1:
             return Fraction(1)
@@ -214,6 +231,7 @@ def open_py(state: bytearray, shown: bytearray, number: bytes, offsets, cell: in
 
 # -- the entry points: compiled when built, else Python ------------------------------------------
 
+
 def weights(state, shown, offsets, total: int, mine_out: np.ndarray, safe_out: np.ndarray) -> tuple[int, float]:
     """Each covered cell's chance of a mine (mine_out) and of none (safe_out), -1 on other cells.
 
@@ -241,8 +259,9 @@ def lookahead(state, shown, offsets, total: int, candidates: np.ndarray, out: np
     return lookahead_py(state, shown, offsets, total, candidates, out)
 
 
-def endgame(state, shown, offsets, total: int, limit: int, budget: int, cells_out: np.ndarray,
-            values_out: np.ndarray) -> tuple[int, int, int]:
+def endgame(
+    state, shown, offsets, total: int, limit: int, budget: int, cells_out: np.ndarray, values_out: np.ndarray
+) -> tuple[int, int, int]:
     """With at most `limit` solutions, each guess's exact chance of winning with best play after.
 
     Returns:
@@ -261,4 +280,3 @@ def open_cell(state: bytearray, shown: bytearray, number: bytes, offsets, cell: 
     if _compiled is not None:
         return _compiled.open(state, shown, number, offsets, cell)
     return open_py(state, shown, number, offsets, cell)
-

@@ -137,8 +137,15 @@ class Game:
         True
     """
 
-    def __init__(self, board: CasualBoard, player: str = "casual", use_total: bool = True, *,
-                 compiled: bool = True, search_budget: int = SEARCH_BUDGET):
+    def __init__(
+        self,
+        board: CasualBoard,
+        player: str = "casual",
+        use_total: bool = True,
+        *,
+        compiled: bool = True,
+        search_budget: int = SEARCH_BUDGET,
+    ):
         if player not in LEVELS:
             raise ValueError(f"unknown player {player!r}; use one of {', '.join(PLAYERS)}")
         self.player = player
@@ -262,8 +269,14 @@ class Game:
         flagged = np.flatnonzero(flat == FLAGGED).tolist()
         if click is None:
             click = self.first_click if self.first_click is not None else (-1, -1)
-        return GameEnd(click, len(cleared), len(flagged), self.tables.safe_total - len(cleared),
-                       FinalState(click, cleared, flagged), self.deductions)
+        return GameEnd(
+            click,
+            len(cleared),
+            len(flagged),
+            self.tables.safe_total - len(cleared),
+            FinalState(click, cleared, flagged),
+            self.deductions,
+        )
 
     def play(self, click: Cell) -> GameEnd:
         """Start from `click` (0-based, safe) and return where the player is stuck."""
@@ -325,8 +338,9 @@ class Game:
             has been finished in Python from the sound state the engine left.
         """
         tables = self.tables
-        status, cleared, deductions = _play_engine.advance(self._state, tables.number, tables.mine, tables.offsets,
-                                                           start, LEVELS[self.player], self.search_budget)
+        status, cleared, deductions = _play_engine.advance(
+            self._state, tables.number, tables.mine, tables.offsets, start, LEVELS[self.player], self.search_budget
+        )
         self.cleared += cleared
         self.deductions += deductions
         if status == UNSOUND:
@@ -360,8 +374,9 @@ class Game:
         """
         state = self._state
         was_cleared = state[cell] == CLEARED
-        count, cleared = run_rules(cell, state, self.tables.number, self.tables.offsets, self._queued, self._work,
-                                   self._changed)
+        count, cleared = run_rules(
+            cell, state, self.tables.number, self.tables.offsets, self._queued, self._work, self._changed
+        )
         self.cleared += cleared - was_cleared
         return set(self._changed[:count])
 
@@ -394,14 +409,21 @@ class Game:
         return changed
 
 
-def play_from(board: CasualBoard, click: Cell, player: str = "casual", use_total: bool = True, *,
-              compiled: bool = True) -> GameEnd:
+def play_from(
+    board: CasualBoard, click: Cell, player: str = "casual", use_total: bool = True, *, compiled: bool = True
+) -> GameEnd:
     """The final state of `player` from first click `click` (0-based, a safe cell)."""
     return Game(board, player, use_total, compiled=compiled).play(click)
 
 
-def best_first_click(board: CasualBoard, player: str = "casual", use_total: bool = True,
-                     click: Cell | None = None, *, compiled: bool = True) -> CasualResult:
+def best_first_click(
+    board: CasualBoard,
+    player: str = "casual",
+    use_total: bool = True,
+    click: Cell | None = None,
+    *,
+    compiled: bool = True,
+) -> CasualResult:
     """The fewest safe cells `player` leaves covered, over every safe first click or from `click`.
 
     Args:

@@ -54,12 +54,18 @@ def frontier(state: bytearray, grid: PaddedGrid) -> np.ndarray:
     pad = grid.stride + 1
     around = np.zeros(size, dtype=np.uint8)
     for offset in grid.offsets:
-        around[pad:size - pad] += covered[pad + offset:size - pad + offset]
+        around[pad : size - pad] += covered[pad + offset : size - pad + offset]
     return np.flatnonzero((flat == CLEARED) & (around > 0))
 
 
-def view_position(tables: BoardTables, state: bytearray, use_total: bool,
-                  clue_cells: Iterable[int] | None = None, *, whole: bool = False) -> Position:
+def view_position(
+    tables: BoardTables,
+    state: bytearray,
+    use_total: bool,
+    clue_cells: Iterable[int] | None = None,
+    *,
+    whole: bool = False,
+) -> Position:
     """The player's view as a clue puzzle: frontier numbers, flags, covered cells, total.
 
     Args:

@@ -28,7 +28,9 @@ def _box_offsets(grid: PaddedGrid) -> tuple[int, ...]:
     return tuple(dr * stride + dc for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc)
 
 
-def subset_deductions(state: bytearray, number: bytes, grid: PaddedGrid, changed: Iterable[int]) -> tuple[set[int], set[int]]:
+def subset_deductions(
+    state: bytearray, number: bytes, grid: PaddedGrid, changed: Iterable[int]
+) -> tuple[set[int], set[int]]:
     """Cells the subset rule proves safe or mined, looking at pairs near `changed` cells.
 
     Args:

@@ -24,6 +24,7 @@ This module imports dask; only :class:`cpsolve.sweep.executors.DaskExecutor` imp
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any
 
@@ -39,10 +40,9 @@ class OwnSession(WorkerPlugin):
 
     def setup(self, worker: Any) -> None:
         if hasattr(os, "setsid"):  # POSIX; elsewhere a console's Ctrl-C works differently anyway
-            try:
+            # OSError: already a session or group leader, started apart from the terminal
+            with contextlib.suppress(OSError):
                 os.setsid()
-            except OSError:  # already a session or group leader: started apart from the terminal
-                pass
 
     def teardown(self, worker: Any) -> None:
         if worker.state.executing_count:  # includes cancelled tasks whose thread still runs

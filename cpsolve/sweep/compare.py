@@ -96,7 +96,13 @@ class Comparison:
             if record.status is Status.INVALID:
                 summary.invalid += 1
                 self.invalid_boards.append(
-                    {"rows": key[0], "cols": key[1], "mines": key[2], "backend": record.backend, "reason": record.reason}
+                    {
+                        "rows": key[0],
+                        "cols": key[1],
+                        "mines": key[2],
+                        "backend": record.backend,
+                        "reason": record.reason,
+                    }
                 )
             else:
                 setattr(summary, record.status.value, getattr(summary, record.status.value) + 1)
@@ -136,8 +142,11 @@ class Comparison:
 
 def layout_settings(options: SolveOptions) -> dict[str, Any]:
     """The settings that decide a layout verdict: every SolveOptions field but those that cannot."""
-    return {name: value for name, value in dataclasses.asdict(options).items()
-            if name not in _NOT_VERDICT and not (name in _LATER_DEFAULTS and value == _LATER_DEFAULTS[name])}
+    return {
+        name: value
+        for name, value in dataclasses.asdict(options).items()
+        if name not in _NOT_VERDICT and not (name in _LATER_DEFAULTS and value == _LATER_DEFAULTS[name])
+    }
 
 
 @dataclass
@@ -189,13 +198,17 @@ class _CaseOrder:
                 if records is None:  # not in the store, and not solved (report mode)
                     continue
                 # the store's rows come back in its own order: put them in the backends' order
-                records = sorted((r for r in records if r.backend in self.order), key=lambda record: self.order[record.backend])
+                records = sorted(
+                    (r for r in records if r.backend in self.order), key=lambda record: self.order[record.backend]
+                )
                 self.comparison.add_case(records)
                 if self.on_case:
                     self.on_case(records)
 
 
-def _stored_cases(store: ResultStore, settings: str, cases: list[Case], backends: list[str]) -> dict[tuple, list[Record]]:
+def _stored_cases(
+    store: ResultStore, settings: str, cases: list[Case], backends: list[str]
+) -> dict[tuple, list[Record]]:
     """The cases of a chunk that the store holds for every backend, with their records."""
     stored: dict[tuple, list[Record]] = {}
     for records in store.fetch(settings, LAYOUT, [case_dict(case) for case in cases]).values():

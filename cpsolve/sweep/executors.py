@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
@@ -28,7 +29,13 @@ from typing import Any
 from cpsolve.errors import InputError
 
 __all__ = [
-    "Executor", "InProcessExecutor", "PoolExecutor", "DaskExecutor", "CONNECT_TIMEOUT", "probe_address", "check_scheduler",
+    "Executor",
+    "InProcessExecutor",
+    "PoolExecutor",
+    "DaskExecutor",
+    "CONNECT_TIMEOUT",
+    "probe_address",
+    "check_scheduler",
 ]
 
 #: Seconds to wait for a scheduler address to answer before saying it does not.
@@ -108,10 +115,9 @@ def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         try:
             await asyncio.wait_for(client, timeout)
         finally:
-            try:
+            # any error: it never connected, so there is nothing left to close
+            with contextlib.suppress(Exception):
                 await asyncio.wait_for(client.close(), timeout)
-            except Exception:  # it never connected: there is nothing left to close
-                pass
 
     try:
         asyncio.run(probe())

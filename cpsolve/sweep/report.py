@@ -10,15 +10,17 @@ store without writing it, and checking every row it uses.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
 import shutil
 import statistics
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from cpsolve.errors import InputError
 from cpsolve.outcome import Record, Status
@@ -42,8 +44,10 @@ __all__ = [
 
 CSV_HEADER = ["rows", "cols", "mines", "backend", "verdict", "seconds"]
 #: What to install for --plot: right for an install from PyPI or a wheel, and for a checkout.
-PLOT_HINT = ("--plot needs matplotlib, the optional extra 'plot': pip install 'cpsolve[plot]'"
-             " (in a checkout: pip install -e '.[plot]')")
+PLOT_HINT = (
+    "--plot needs matplotlib, the optional extra 'plot': pip install 'cpsolve[plot]'"
+    " (in a checkout: pip install -e '.[plot]')"
+)
 #: Range pairs (R, C) a store's sweep may span: far beyond any sweep run, small enough to count its cases at once.
 _MAX_PAIRS = 1_000_000
 
@@ -72,10 +76,8 @@ class CsvSpool:
 
     def discard(self) -> None:
         """Drop the spool (the sweep did not finish)."""
-        try:
+        with contextlib.suppress(OSError):
             self._file.close()
-        except OSError:
-            pass
         self.spool.unlink(missing_ok=True)
 
     def finish(self) -> str | None:
@@ -85,7 +87,9 @@ class CsvSpool:
         except OSError as error:
             self.error = self.error or error
         if self.error:
-            return f"--csv {self.target}: {self.error.strerror or self.error}; the rows written so far are in {self.spool}"
+            return (
+                f"--csv {self.target}: {self.error.strerror or self.error}; the rows written so far are in {self.spool}"
+            )
         try:
             shutil.move(str(self.spool), str(self.target))
         except OSError as error:
@@ -110,8 +114,9 @@ def check_plot_available() -> None:
         raise InputError(PLOT_HINT) from None
 
 
-def write_reports(comparison: Comparison, json_path: Path | None, plot_path: Path | None,
-                  csv_spool: CsvSpool | None = None) -> list[str]:
+def write_reports(
+    comparison: Comparison, json_path: Path | None, plot_path: Path | None, csv_spool: CsvSpool | None = None
+) -> list[str]:
     """Write the asked-for reports; a report that fails goes to the temporary folder instead.
 
     Returns:
@@ -122,13 +127,18 @@ def write_reports(comparison: Comparison, json_path: Path | None, plot_path: Pat
         problem = csv_spool.finish()
         if problem:
             problems.append(problem)
-    for path, option, writer, suffix in ((json_path, "--json", write_json, ".json"), (plot_path, "--plot", write_plot, ".png")):
+    for path, option, writer, suffix in (
+        (json_path, "--json", write_json, ".json"),
+        (plot_path, "--plot", write_plot, ".png"),
+    ):
         if path is None:
             continue
         try:
             writer(comparison, Path(path))
         except OSError as error:
-            problems.append(f"{option} {path}: {error.strerror or error}; " + _fallback(comparison, writer, option, suffix))
+            problems.append(
+                f"{option} {path}: {error.strerror or error}; " + _fallback(comparison, writer, option, suffix)
+            )
     return problems
 
 
@@ -141,8 +151,9 @@ def _fallback(comparison: Comparison, writer: Callable[[Comparison, Path], None]
     return f"the report is in {spare}"
 
 
-def comparison_from_store(store: ResultStore, keep_points: bool = False,
-                          on_case: Callable[[list[Record]], None] | None = None) -> tuple[Comparison, dict, int]:
+def comparison_from_store(
+    store: ResultStore, keep_points: bool = False, on_case: Callable[[list[Record]], None] | None = None
+) -> tuple[Comparison, dict, int]:
     """Rebuild the last layout sweep's comparison from a store, solving nothing.
 
     It runs the sweep's own code over the same cases with every case taken from the store, so the
@@ -163,8 +174,15 @@ def comparison_from_store(store: ResultStore, keep_points: bool = False,
         raise InputError(f"{store.path}: no compare sweep in this store")
     rows, cols, mines, backends, total = _layout_spec(store, sweep)
     comparison = run_comparison(
-        iter_cases(rows, cols, mines), backends, SolveOptions(), keep_points=keep_points, on_case=on_case,
-        store=store, resume=True, solve_missing=False, settings_key=sweep["settings"],
+        iter_cases(rows, cols, mines),
+        backends,
+        SolveOptions(),
+        keep_points=keep_points,
+        on_case=on_case,
+        store=store,
+        resume=True,
+        solve_missing=False,
+        settings_key=sweep["settings"],
     )
     if comparison.cases > total:
         raise store.damaged(f"sweeps row {sweep['id']}: total {total} is less than the {comparison.cases} cases stored")
@@ -179,8 +197,12 @@ def _layout_spec(store: ResultStore, sweep: dict[str, Any]) -> tuple[tuple, tupl
 
     def span(name: str, low: int) -> tuple[int, int]:
         value = spec.get(name)
-        if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
-                and low <= value[0] <= value[1]):
+        if not (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(type(v) is int for v in value)
+            and low <= value[0] <= value[1]
+        ):
             raise store.damaged(f"{where}: {name} is not a range")
         return value[0], value[1]
 
@@ -190,8 +212,12 @@ def _layout_spec(store: ResultStore, sweep: dict[str, Any]) -> tuple[tuple, tupl
     rows, cols = span("rows", 1), span("cols", 1)
     mines = None if spec["mines"] is None else span("mines", 0)
     backends = spec["backends"]
-    if not (isinstance(backends, list) and backends and all(isinstance(name, str) and name for name in backends)
-            and len(set(backends)) == len(backends)):
+    if not (
+        isinstance(backends, list)
+        and backends
+        and all(isinstance(name, str) and name for name in backends)
+        and len(set(backends)) == len(backends)
+    ):
         raise store.damaged(f"{where}: backends is not a list of names")
     if (rows[1] - rows[0] + 1) * (cols[1] - cols[0] + 1) > _MAX_PAIRS:
         raise store.damaged(f"{where}: ranges larger than any sweep")
@@ -218,8 +244,12 @@ class Rebuilt:
     problems: list[str]
 
 
-def rebuild_reports(store_path: str | Path, json_path: str | Path | None = None, csv_path: str | Path | None = None,
-                    plot_path: str | Path | None = None) -> Rebuilt:
+def rebuild_reports(
+    store_path: str | Path,
+    json_path: str | Path | None = None,
+    csv_path: str | Path | None = None,
+    plot_path: str | Path | None = None,
+) -> Rebuilt:
     """Rebuild the last compare sweep's reports from its store (opened read-only), solving nothing.
 
     Raises:
@@ -238,8 +268,9 @@ def rebuild_reports(store_path: str | Path, json_path: str | Path | None = None,
             if csv_spool is not None:
                 csv_spool.discard()
             raise
-    problems = write_reports(comparison, Path(json_path) if json_path else None,
-                             Path(plot_path) if plot_path else None, csv_spool)
+    problems = write_reports(
+        comparison, Path(json_path) if json_path else None, Path(plot_path) if plot_path else None, csv_spool
+    )
     return Rebuilt(comparison, sweep, missing, problems)
 
 
@@ -288,8 +319,15 @@ def write_plot(comparison: Comparison, path: Path) -> None:
         y, x = min(r, c) - 1, safe - 1
         impossible = 1.0 if verdict == "impossible" else 0.0
         grid[y, x] = impossible if np.isnan(grid[y, x]) else max(grid[y, x], impossible)
-    image = map_axis.imshow(grid, origin="lower", aspect="auto", cmap="RdYlGn_r", vmin=0, vmax=1,
-                            extent=(0.5, safe_limit + 0.5, 0.5, narrow_limit + 0.5))
+    image = map_axis.imshow(
+        grid,
+        origin="lower",
+        aspect="auto",
+        cmap="RdYlGn_r",
+        vmin=0,
+        vmax=1,
+        extent=(0.5, safe_limit + 0.5, 0.5, narrow_limit + 0.5),
+    )
     map_axis.set_xlabel("safe cells N = R*C - M")
     map_axis.set_ylabel("narrow side min(R, C)")
     map_axis.set_title(f"Where boards are impossible ({reference}): red = Impossible")

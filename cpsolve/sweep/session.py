@@ -29,8 +29,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from cpsolve.sweep.cases import CHEAP_CHUNK, chunk_size, count_cases, iter_cases
 from cpsolve.interrupt import interrupts_between_solves
+from cpsolve.sweep.cases import CHEAP_CHUNK, chunk_size, count_cases, iter_cases
 
 __all__ = ["available_cores", "fit_workers", "open_store", "open_executor", "LayoutSweep", "run_game_sweep"]
 
@@ -115,10 +115,21 @@ class LayoutSweep:
         keep_points: Keep every record's figures, for a plot.
     """
 
-    def __init__(self, rows: tuple[int, int], cols: tuple[int, int], mines: tuple[int, int] | None,
-                 backends: Sequence[str], options: Any, *, jobs: int = 1, scheduler: str | None = None,
-                 store_path: str | None = None, resume: bool = False, csv_path: str | Path | None = None,
-                 keep_points: bool = False):
+    def __init__(
+        self,
+        rows: tuple[int, int],
+        cols: tuple[int, int],
+        mines: tuple[int, int] | None,
+        backends: Sequence[str],
+        options: Any,
+        *,
+        jobs: int = 1,
+        scheduler: str | None = None,
+        store_path: str | None = None,
+        resume: bool = False,
+        csv_path: str | Path | None = None,
+        keep_points: bool = False,
+    ):
         self.ranges = (rows, cols, mines)
         self.backends = list(backends)
         if options.workers is None:
@@ -148,8 +159,13 @@ class LayoutSweep:
             if self.store:
                 self._settings_key = self.store.register_settings(LAYOUT, layout_settings(self.options))
                 rows, cols, mines = self.ranges
-                spec = {"rows": list(rows), "cols": list(cols), "mines": list(mines) if mines else None,
-                        "backends": self.backends, "total": self.total}
+                spec = {
+                    "rows": list(rows),
+                    "cols": list(cols),
+                    "mines": list(mines) if mines else None,
+                    "backends": self.backends,
+                    "total": self.total,
+                }
                 self._sweep_id = self.store.begin_sweep(LAYOUT, self._settings_key, spec)
             if self.csv_path:
                 self.csv_spool = CsvSpool(Path(self.csv_path))
@@ -171,9 +187,16 @@ class LayoutSweep:
 
         started = time.perf_counter()
         result = run_comparison(
-            iter_cases(*self.ranges), self.backends, self.options, self.executor, progress,
-            on_case=self.csv_spool.add_case if self.csv_spool else None, keep_points=self.keep_points,
-            store=self.store, resume=self.resume, settings_key=self._settings_key,
+            iter_cases(*self.ranges),
+            self.backends,
+            self.options,
+            self.executor,
+            progress,
+            on_case=self.csv_spool.add_case if self.csv_spool else None,
+            keep_points=self.keep_points,
+            store=self.store,
+            resume=self.resume,
+            settings_key=self._settings_key,
         )
         self.elapsed = time.perf_counter() - started
         if self.store:
@@ -189,13 +212,21 @@ class LayoutSweep:
         """Write the asked-for reports (:func:`cpsolve.sweep.report.write_reports`): one line per report that failed."""
         from cpsolve.sweep.report import write_reports
 
-        return write_reports(comparison, Path(json_path) if json_path else None, Path(plot_path) if plot_path else None,
-                             self.csv_spool)
+        return write_reports(
+            comparison, Path(json_path) if json_path else None, Path(plot_path) if plot_path else None, self.csv_spool
+        )
 
 
-def run_game_sweep(settings: Any, games: int, *, jobs: int = 1, scheduler: str | None = None,
-                   store_path: str | None = None, resume: bool = False,
-                   progress: Progress | None = None) -> tuple[dict, int]:
+def run_game_sweep(
+    settings: Any,
+    games: int,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    store_path: str | None = None,
+    resume: bool = False,
+    progress: Progress | None = None,
+) -> tuple[dict, int]:
     """Games 0..games-1 as tasks (here, on a local Dask cluster or a remote one), kept in the store if asked.
 
     Returns:

@@ -32,13 +32,14 @@ Example:
     >>> key = store.register_settings("layout", {"time_limit": 60.0})
     >>> store.add(key, [Record("layout", {"rows": 2, "cols": 2, "mines": 3}, "greedy", Status.POSSIBLE, 0.5)])
     >>> store.fetch(key, "layout", [{"rows": 2, "cols": 2, "mines": 3}])[case_key({"rows": 2, "cols": 2, "mines": 3})]
-    [Record(problem='layout', case={'rows': 2, 'cols': 2, 'mines': 3}, backend='greedy', status=<Status.POSSIBLE: 'possible'>, seconds=0.5, answer=None, reason='', stats={})]
+    [Record(problem='layout', case={'rows': 2, 'cols': 2, 'mines': 3}, backend='greedy', ...)]
     >>> store.count(key, "layout")
     1
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
@@ -182,10 +183,9 @@ class ResultStore:
         if self._db is None:
             return
         if not self.read_only and self.path != ":memory:":
-            try:
+            # an error: another connection still reads it, and it stays in WAL, as good
+            with contextlib.suppress(_SQLITE_ERRORS):
                 self._db.execute("PRAGMA journal_mode=DELETE")
-            except _SQLITE_ERRORS:  # another connection still reads it: it stays in WAL, as good
-                pass
         self._db.close()
         self._db = None
 
@@ -216,8 +216,16 @@ class ResultStore:
     def add(self, settings: str, records: Iterable[Record]) -> None:
         """Write records in one transaction (all of them or, if killed, none)."""
         rows = [
-            (settings, r.problem, case_key(r.case), r.backend, r.status.value, r.seconds,
-             None if r.answer is None else json.dumps(r.answer), r.reason)
+            (
+                settings,
+                r.problem,
+                case_key(r.case),
+                r.backend,
+                r.status.value,
+                r.seconds,
+                None if r.answer is None else json.dumps(r.answer),
+                r.reason,
+            )
             for r in records
         ]
         with self._transaction():
@@ -237,7 +245,7 @@ class ResultStore:
         wanted = {case_key(case): case for case in cases}
         keys = list(wanted)
         for start in range(0, len(keys), _BATCH):
-            batch = keys[start:start + _BATCH]
+            batch = keys[start : start + _BATCH]
             query = (
                 "SELECT case_key, backend, status, seconds, answer, reason FROM records"
                 f" WHERE settings = ? AND problem = ? AND case_key IN ({','.join('?' * len(batch))})"
@@ -288,7 +296,7 @@ class ResultStore:
         if row is None:
             return None
         names = ("id", "problem", "settings", "spec", "started", "finished", "cases", "resumed")
-        sweep = dict(zip(names, row))
+        sweep = dict(zip(names, row, strict=True))
         where = f"sweeps row {sweep['id']}"
         sweep["spec"] = _json_object(sweep["spec"], where, self)
         for name in ("started", "finished"):
@@ -362,7 +370,9 @@ def _inspect(path: str) -> int:
         if application_id == 0 and version == 0:  # a store from before versioning, or someone else's database
             if set(tables) - {"sqlite_sequence"} != set(_TABLES) or _table_problem(db) is not None:
                 listed = ", ".join(sorted(tables)) or "none"
-                raise StoreError(f"{path}: not a cpsolve results store (an SQLite database with tables: {_short(listed)})")
+                raise StoreError(
+                    f"{path}: not a cpsolve results store (an SQLite database with tables: {_short(listed)})"
+                )
         elif application_id != APPLICATION_ID:
             raise StoreError(f"{path}: not a cpsolve results store (SQLite application_id {application_id:#x})")
         elif version > STORE_VERSION:
@@ -423,14 +433,33 @@ def _message(error: Exception) -> str:
 def _not_the_file(error: Exception) -> bool:
     """Whether SQLite's error is about the circumstances (a lock, the disk), not the file's contents."""
     text = str(error).lower()
-    circumstances = ("locked", "busy", "disk i/o", "disk is full", "unable to open", "readonly", "read-only", "permission")
-    return isinstance(error, sqlite3.OperationalError) and "malformed" not in text and any(
-        words in text for words in circumstances
+    circumstances = (
+        "locked",
+        "busy",
+        "disk i/o",
+        "disk is full",
+        "unable to open",
+        "readonly",
+        "read-only",
+        "permission",
+    )
+    return (
+        isinstance(error, sqlite3.OperationalError)
+        and "malformed" not in text
+        and any(words in text for words in circumstances)
     )
 
 
-def _record(problem: str, case: dict[str, Any], backend: Any, status: Any, seconds: Any, answer: Any, reason: Any,
-            store: ResultStore) -> Record:
+def _record(
+    problem: str,
+    case: dict[str, Any],
+    backend: Any,
+    status: Any,
+    seconds: Any,
+    answer: Any,
+    reason: Any,
+    store: ResultStore,
+) -> Record:
     """A records row as a Record, after checking each column is what :meth:`ResultStore.add` writes."""
     where = f"records row {_short(case_key(case))} {_short(str(backend))}"
     if not isinstance(backend, str) or not backend:
@@ -472,7 +501,7 @@ def _is_timestamp(value: Any) -> bool:
 def _short(text: str, limit: int = 60) -> str:
     """A value from a damaged file, cut to fit the one line that reports it."""
     text = text.replace("\n", " ").replace("\r", " ")
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _now() -> str:
