@@ -1,10 +1,11 @@
 """The optional C extensions, loaded in one place.
 
-cpsolve builds three small C extensions at install time (``setup.py``): the casual player's
-worklist (``_casual_engine``), the subset and perfect players (``_play_engine``) and the judge's
-flood fill (``_flood``). Each is optional: where a compiler was missing, the same loop runs in
-Python, and the tests hold the two to the same answers. Modules ask :func:`extension` for one and
-fall back to their Python reference on None.
+cpsolve builds four small C extensions at install time (``setup.py``): the casual player's
+worklist (``_casual_engine``), the subset and perfect players (``_play_engine``), the judge's
+flood fill (``_flood``), and the best player's probabilities, look-ahead and endgame search
+(``_best_engine``). Each is optional: where a compiler was missing, the same code runs in Python,
+and the tests hold the two to the same answers. Modules ask :func:`extension` for one and fall
+back to their Python reference on None.
 
 Example:
     >>> extension("_no_such_extension") is None
