@@ -33,8 +33,6 @@
 
 #include "_buffers.h"
 
-/* a cell's state, as cpsolve/cell_states.py numbers them */
-enum { COVERED = 0, CLEARED = 1, FLAGGED = 2, ABSENT = 3 };
 /* an engine run's outcome */
 enum { OK = 0, NO_SOLUTION = 1, TOO_WIDE = 2, NO_MEMORY = 3 };
 
@@ -719,20 +717,6 @@ static Summary summarise(const Run *run)
 
 /* ---- the Python interface ----------------------------------------------------------------- */
 
-/* Check that the state and offsets describe a flat padded board (absent border). */
-static const char *layout_error(const uint8_t *state, Py_ssize_t size, const int64_t *off)
-{
-    Py_ssize_t s = -off[1];
-    const int64_t expected[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
-    if (s < 3 || size % s != 0 || size / s < 3) return "offsets or state size do not describe a padded board";
-    for (int k = 0; k < 8; k++)
-        if (off[k] != expected[k]) return "offsets are not the eight neighbour offsets";
-    for (Py_ssize_t i = 0; i < s; i++)
-        if (state[i] != ABSENT || state[size - 1 - i] != ABSENT) return "the first and last rows must be absent";
-    for (Py_ssize_t i = 0; i < size; i += s)
-        if (state[i] != ABSENT || state[i + s - 1] != ABSENT) return "the first and last columns must be absent";
-    return NULL;
-}
 
 typedef struct {
     Py_buffer state, shown, offsets;
@@ -759,7 +743,7 @@ static int get_view(PyObject *state, PyObject *shown, PyObject *offsets, Views *
     v->got = 3;
     const char *error = v->offsets.len != 64 ? "offsets must be eight int64" : NULL;
     if (!error && v->shown.len < v->state.len) error = "shown must be as long as state";
-    if (!error) error = layout_error(v->state.buf, v->state.len, v->offsets.buf);
+    if (!error) error = layout_error(v->state.buf, v->state.len, v->offsets.buf, NULL);
     if (error) {
         PyErr_Format(PyExc_ValueError, "%s: %s", name, error);
         release(v);
@@ -914,7 +898,7 @@ static PyObject *open_py(PyObject *self, PyObject *args)
     const int64_t *off = offsets.buf;
     const char *error = offsets.len != 64 ? "offsets must be eight int64" : NULL;
     if (!error && (shown.len < size || number.len < size)) error = "shown and number must be as long as state";
-    if (!error) error = layout_error(st, size, off);
+    if (!error) error = layout_error(st, size, off, NULL);
     if (!error && (cell < 0 || cell >= size || st[cell] != COVERED)) error = "the cell is not covered";
     int64_t *stack = error ? NULL : malloc(size * sizeof(int64_t));
     if (!error && !stack) {

@@ -1,8 +1,13 @@
-/* Reading numpy arrays and bytes in the C extensions: one buffer, checked for its item size.
+/* Reading numpy arrays and bytes in the C extensions: one buffer, checked for its item size; and the
+ * check that a flat state and its offsets describe a padded board (cpsolve.grid.PaddedGrid).
  * Include after Python.h.
  */
 #ifndef CPSOLVE_BUFFERS_H
 #define CPSOLVE_BUFFERS_H
+
+#include <stdint.h>
+
+#include "_cell_states.h"
 
 /* Get a C-contiguous buffer of items of `itemsize` bytes (writable if asked); -1 with an error set. */
 static int get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_t itemsize, const char *name)
@@ -14,6 +19,24 @@ static int get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_
         return -1;
     }
     return 0;
+}
+
+/* NULL when state (size cells) and off (the eight neighbour offsets) describe a padded board: the
+ * offsets of one stride and an absent border; else what is wrong. The stride goes to *stride_out
+ * when it is not NULL. */
+static inline const char *layout_error(const uint8_t *state, Py_ssize_t size, const int64_t *off, Py_ssize_t *stride_out)
+{
+    Py_ssize_t s = -off[1];
+    const int64_t expected[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
+    if (s < 3 || size % s != 0 || size / s < 3) return "offsets or state size do not describe a padded board";
+    for (int k = 0; k < 8; k++)
+        if (off[k] != expected[k]) return "offsets are not the eight neighbour offsets";
+    for (Py_ssize_t i = 0; i < s; i++)
+        if (state[i] != ABSENT || state[size - 1 - i] != ABSENT) return "the first and last rows must be absent";
+    for (Py_ssize_t i = 0; i < size; i += s)
+        if (state[i] != ABSENT || state[i + s - 1] != ABSENT) return "the first and last columns must be absent";
+    if (stride_out) *stride_out = s;
+    return NULL;
 }
 
 #endif

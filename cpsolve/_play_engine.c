@@ -454,21 +454,6 @@ static int advance(Engine *e, int64_t start, int level, Py_ssize_t *deductions)
 
 /* ---- the Python binding --------------------------------------------------------------------- */
 
-/* The layout must be a padded board: the eight offsets of one stride, and an absent border. */
-static const char *layout_error(const uint8_t *state, Py_ssize_t size, const int64_t *off, Py_ssize_t *stride_out)
-{
-    Py_ssize_t s = -off[1];
-    const int64_t expected[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
-    if (s < 3 || size % s != 0 || size / s < 3) return "offsets or state size do not describe a padded board";
-    for (int k = 0; k < 8; k++)
-        if (off[k] != expected[k]) return "offsets are not the eight neighbour offsets";
-    for (Py_ssize_t i = 0; i < s; i++)
-        if (state[i] != ABSENT || state[size - 1 - i] != ABSENT) return "the first and last rows must be absent";
-    for (Py_ssize_t i = 0; i < size; i += s)
-        if (state[i] != ABSENT || state[i + s - 1] != ABSENT) return "the first and last columns must be absent";
-    *stride_out = s;
-    return NULL;
-}
 
 /* advance(state, number, mine, offsets, start, level, budget) -> (status, cleared, deductions) */
 static PyObject *advance_py(PyObject *self, PyObject *args)
