@@ -124,7 +124,7 @@ static Work W;
 /* One run's answer. */
 typedef struct {
     int status;
-    double count;           /* solutions, scaled by exp(-log_ref) (total known) */
+    double count;           /* solutions, scaled by exp(-log_ref) */
     double log_ref;
     int32_t floating;       /* covered cells next to no number */
     double float_mine, float_safe;  /* weight of a mine / no mine on each floating cell */
@@ -584,16 +584,20 @@ static int engine(const uint8_t *state, const uint8_t *shown, const int64_t *off
         if (!(all > 0.0)) { free(plan_at); return run->status = NO_SOLUTION; }
         if (!isfinite(all)) { free(plan_at); return run->status = TOO_WIDE; }
         if (!RESERVE(w, rest, (size_t)cap_all + 2)) { free(plan_at); return run->status = NO_MEMORY; }
+        /* each floating cell doubles the count: the true count is all * 2^f, kept as all * 2^f / exp(log_ref)
+         * so that runs given one log_ref (the look-ahead's) compare, however many cells float in each */
+        if (isnan(log_ref)) log_ref = f * log(2.0);
+        double scale = exp(f * log(2.0) - log_ref);
         for (int32_t k = 0; k < ncomp; k++) {
             double z = 0.0;
             for (int j = 0; j < w->c_len[k]; j++) z += w->c_poly[w->c_poly_at[k] + j];
-            for (int j = 0; j < w->c_len[k]; j++) w->rest[j] = all / z;
+            for (int j = 0; j < w->c_len[k]; j++) w->rest[j] = all / z * scale;
             status = backward(k, cap_all, w->rest);
             if (status != OK) { free(plan_at); return run->status = status; }
         }
-        run->count = all;
-        run->log_ref = f * log(2.0);  /* each floating cell doubles the count */
-        run->float_mine = run->float_safe = all / 2;
+        run->count = all * scale;
+        run->log_ref = log_ref;
+        run->float_mine = run->float_safe = run->count / 2;
         free(plan_at);
         return run->status = OK;
     }

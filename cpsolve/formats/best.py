@@ -170,8 +170,9 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
         f" = {float(advice.guess.safety):.4f}"
     )
     lines.append(f"why: {REASONS[advice.reason]}")
-    lines.append("candidates (safe: chance of no mine; survive: of surviving it and the next;")
-    lines.append("  progress: of a certain move next; opens: of no mine around; win: best play):")
+    lines.append("candidates (safe: chance of no mine; survive: score for surviving it and the")
+    lines.append("  next, raised where it breaks a 50/50 in the making; progress: chance of a")
+    lines.append("  certain move next; opens: chance of no mine around; win: best play):")
     for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates, strict=False):
         r, c = candidate.cell
         lines.append(f"  {mark} {f'({r + 1},{c + 1})':9} {_measures(candidate)}")
