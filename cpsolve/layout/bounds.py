@@ -171,10 +171,10 @@ def forced_safe(reasoning: Reasoning, deadline: float | None = None) -> tuple[fr
             ends = [cell for cell in access[terminal] if cell in tree]
             if not ends:
                 return frozenset(forced), True  # a terminal out of reach: the layer rule says so
-            cell = min(ends)
-            while cell is not None:
-                path_cells.add(cell)
-                cell = tree[cell]
+            step: Cell | None = min(ends)
+            while step is not None:
+                path_cells.add(step)
+                step = tree[step]
         candidates = sorted({other for cell in path_cells for other in closed[cell]} - access.keys())
         for index, m in enumerate(candidates):
             if deadline is not None and index % 16 == 0 and time.perf_counter() > deadline:
