@@ -27,10 +27,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from cpsolve.interrupt import interrupts_between_solves
 from cpsolve.sweep.cases import CHEAP_CHUNK, chunk_size, count_cases, iter_cases
+
+if TYPE_CHECKING:
+    from cpsolve.sweep.executors import Executor
 
 __all__ = ["available_cores", "fit_workers", "open_store", "open_executor", "LayoutSweep", "run_game_sweep"]
 
@@ -71,7 +75,7 @@ def open_store(path: str | None, read_only: bool = False) -> Iterator[Any]:
 
 
 @contextmanager
-def open_executor(scheduler: str | None, jobs: int, cheap: bool = False) -> Iterator[Any]:
+def open_executor(scheduler: str | None, jobs: int, cheap: bool = False) -> Iterator[Executor]:
     """What runs the tasks: the cluster at `scheduler`, or `jobs` local workers, or (jobs 1) this process.
 
     One job runs here: a local cluster would add seconds of start-up and a process hop, and gain
@@ -81,6 +85,7 @@ def open_executor(scheduler: str | None, jobs: int, cheap: bool = False) -> Iter
     """
     from cpsolve.sweep.executors import DaskExecutor, InProcessExecutor, PoolExecutor
 
+    executor: Executor
     if scheduler:
         executor = DaskExecutor(scheduler)
     elif jobs == 1:
@@ -172,10 +177,12 @@ class LayoutSweep:
             self._stack = stack.pop_all()  # everything started: keep it open until __exit__
         return self
 
-    def __exit__(self, kind: object, *rest: Any) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if kind is not None and self.csv_spool is not None:
             self.csv_spool.discard()  # interrupted or failed: a partial CSV is no report (the store has the rows)
-        self._stack.__exit__(kind, *rest)
+        self._stack.__exit__(kind, error, traceback)
 
     def run(self, progress: Progress | None = None) -> Any:
         """Run every case (or take it from the store), record the sweep's finish; return the Comparison.

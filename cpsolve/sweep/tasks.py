@@ -51,7 +51,8 @@ def solve_layout_case(case: Case, backends: Sequence[str], options: SolveOptions
 
 def solve_layout_chunk(cases: Sequence[Case], backends: Sequence[str], options: SolveOptions) -> list[Record]:
     """:func:`solve_layout_case` over a chunk of cases, records in case order: one task of a sweep."""
-    return [record for case in cases for record in solve_layout_case(tuple(case), backends, options)]
+    # each case as a tuple, as solve_layout_case records it, whatever sequence it came as
+    return [record for r, c, m in cases for record in solve_layout_case((r, c, m), backends, options)]
 
 
 #: The problem kind of random-game records in the store.
