@@ -84,8 +84,8 @@ def view_position(
     Position, _ = _deduce()
     grid = tables.grid
     cell = grid.cell
-    if clue_cells is None:
-        clue_cells = frontier(state, grid).tolist()
+    # read twice below (the clues, then their neighbours): an iterator must not be spent by the first
+    clue_cells = frontier(state, grid).tolist() if clue_cells is None else list(clue_cells)
     clues = {cell(index): tables.number[index] for index in clue_cells}
     total = tables.mine_total if use_total else None
     if use_total or whole:
