@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -70,7 +71,7 @@ class Bounds:
     layers: dict[str, int] = field(default_factory=dict)
 
 
-def distances_within(sources: Any, inside: Any, closed: Closed) -> dict[Cell, int]:
+def distances_within(sources: Iterable[Cell], inside: Container[Cell], closed: Closed) -> dict[Cell, int]:
     """Breadth-first distances from `sources` (distance 0) through cells of `inside` (king steps)."""
     distance = {source: 0 for source in sources}
     queue = deque(distance)
