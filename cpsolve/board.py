@@ -33,7 +33,8 @@ class Board:
     @property
     def shape(self) -> tuple[int, int]:
         """(rows, cols) of the bounding rectangle."""
-        return self.mines.shape  # type: ignore[return-value]
+        rows, cols = self.mines.shape
+        return rows, cols
 
     @property
     def present_mask(self) -> np.ndarray:

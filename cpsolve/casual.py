@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -108,7 +109,27 @@ class CasualResult:
     seconds: float = 0.0
 
 
-def _run_rules_py(start, state, number, offsets, queued, work, changed):
+class _Table(Protocol):
+    """A flat table read by index: bytes, a bytearray, an ``array('q')`` or a numpy array."""
+
+    def __getitem__(self, index: int, /) -> int: ...
+
+
+class _MutableTable(_Table, Protocol):
+    """A flat table read and written by index: a bytearray, an ``array('q')`` or a numpy array."""
+
+    def __setitem__(self, index: int, value: int, /) -> None: ...
+
+
+def _run_rules_py(
+    start: int,
+    state: _MutableTable,
+    number: _Table,
+    offsets: _Table,
+    queued: _MutableTable,
+    work: _MutableTable,
+    changed: _MutableTable,
+) -> tuple[int, int]:
     """Clear `start` and apply the two rules with a worklist until nothing changes.
 
     The reference for the C engine (``_casual_engine.c`` runs the same loop) and its fallback
@@ -170,7 +191,9 @@ def _run_rules_py(start, state, number, offsets, queued, work, changed):
     return count, cleared
 
 
-def _best_click_py(candidates, state, number, offsets, safe_total):
+def _best_click_py(
+    candidates: np.ndarray, state: np.ndarray, number: np.ndarray, offsets: np.ndarray, safe_total: int
+) -> tuple[int, int, int]:
     """Try each candidate click not cleared by an earlier one; keep the fewest left covered.
 
     The reference for the C engine's ``best_click``, and its fallback.

@@ -36,9 +36,12 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cpsolve.errors import EXIT_INTERRUPTED
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 __all__ = [
     "interrupts_stop_solves",
@@ -59,14 +62,16 @@ class _Held:
         self.deferring = 0
         self.pending = False
         self.pressed = False
-        self.solvers: set[Any] = set()
+        self.solvers: set[cp_model.CpSolver] = set()
         self.lock = threading.Lock()
 
 
 _held = _Held()
 
 
-def solve(solver: Any, model: Any, callback: Any = None) -> Any:
+def solve(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback | None = None
+) -> cp_model.CpSolverStatus:
     """``solver.solve(model, callback)``, stoppable by Ctrl-C where a command holds it.
 
     CP-SAT's own SIGINT handling is turned off: it would end the search as if the time limit had

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpsolve.errors import InternalError
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 __all__ = ["Status", "Record", "status_from_cp_sat"]
 
@@ -74,7 +77,7 @@ class Record:
         return tuple(self.case.values())
 
 
-def status_from_cp_sat(code: int, model: Any = None) -> Status:
+def status_from_cp_sat(code: cp_model.CpSolverStatus | int, model: cp_model.CpModel | None = None) -> Status:
     """The status of a CP-SAT solve, from the solver's own status code: the one place that maps them.
 
     OPTIMAL and FEASIBLE found a solution (POSSIBLE), INFEASIBLE is a proof (IMPOSSIBLE), and

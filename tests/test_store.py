@@ -271,3 +271,17 @@ def test_a_damaged_game_record_is_one_line(runner, tmp_path):
     assert first.exit_code == 0, first.stderr
     _edit(store, "UPDATE records SET answer = '{\"won\": 1}' WHERE case_key = '{\"index\":7}'")
     _refused(runner, [*common, "--resume"], "records row game 7: the answer is not a game's")
+
+
+def test_a_closed_store_says_so():
+    """Using a store after close() is the caller's bug: an InternalError (exit 4), not an AttributeError on None."""
+    from cpsolve.errors import InternalError
+
+    store = ResultStore(":memory:")
+    key = store.register_settings("layout", {"a": 1})
+    store.close()
+    store.close()  # idempotent
+    with pytest.raises(InternalError, match="closed"):
+        store.count(key, "layout")
+    with pytest.raises(InternalError, match="closed"):
+        store.begin_sweep("layout", key, {})

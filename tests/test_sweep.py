@@ -12,6 +12,7 @@ import time
 import pytest
 
 from cpsolve.cli import app
+from cpsolve.errors import InternalError
 from cpsolve.layout import SolveOptions
 from cpsolve.layout.greedy import is_possible
 from cpsolve.sweep.cases import iter_cases
@@ -51,6 +52,15 @@ def test_dask_gives_the_in_process_verdicts_case_by_case(cluster):
     assert _without_times(there_report.as_dict()) == _without_times(here_report.as_dict())
     with PoolExecutor(2) as pool:
         assert _verdicts(pool)[0] == here
+
+
+def test_a_closed_pool_says_so():
+    """Tasks given to a closed executor are the caller's bug: an InternalError, not an AttributeError on None."""
+    pool = PoolExecutor(1)
+    pool.close()
+    pool.close()  # idempotent
+    with pytest.raises(InternalError, match="closed"):
+        next(pool.run(pow, [(2, 3)]))
 
 
 def test_scheduler_address_runs_the_cli_sweep_there(cluster, runner, tmp_path):

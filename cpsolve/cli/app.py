@@ -11,15 +11,23 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
 from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CpsolveError
 
-#: click's UsageError, which typer vendors without re-exporting (its BadParameter derives from it).
-_ClickUsageError = typer.BadParameter.__mro__[1]
+if TYPE_CHECKING:
+
+    class _ClickUsageError(Exception):
+        """What this module uses of click's UsageError (typer/_click is private, so not imported for its type)."""
+
+        message: str
+
+else:
+    #: click's UsageError, which typer vendors without re-exporting (its BadParameter derives from it).
+    _ClickUsageError = typer.BadParameter.__mro__[1]
 
 __all__ = ["app", "fail"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,6 +21,9 @@ from cpsolve.cli.options import (
 )
 from cpsolve.errors import EXIT_TIME_LIMIT, InputError, UsageError
 from cpsolve.layout import Dominance, Encoding
+
+if TYPE_CHECKING:
+    from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions
 
 __all__ = ["layout", "numbered_path"]
 
@@ -106,7 +109,7 @@ def layout(
     raise typer.Exit(code)
 
 
-def _check_choices(backend: str, options, solver: str | None, plain: bool) -> None:
+def _check_choices(backend: str, options: SolveOptions, solver: str | None, plain: bool) -> None:
     """Options that would not apply are usage errors (exit 2), before any work."""
     from cpsolve.layout import check_options
 
@@ -115,7 +118,7 @@ def _check_choices(backend: str, options, solver: str | None, plain: bool) -> No
         raise UsageError(f"--solver applies to --backend minizinc only, not {backend}")
 
 
-def _check_model_size(problem, backend: str, options) -> None:
+def _check_model_size(problem: LayoutProblem, backend: str, options: SolveOptions) -> None:
     """The CP models' size limit, before any work (a template is checked while it is read)."""
     from cpsolve.layout import MAX_MODEL_CELLS
 
@@ -128,7 +131,7 @@ def _check_model_size(problem, backend: str, options) -> None:
         )
 
 
-def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None):
+def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None) -> LayoutProblem:
     from cpsolve.formats import parse_case_numbers, read_template
     from cpsolve.layout import LayoutProblem
     from cpsolve.symbols import HOLE
@@ -163,12 +166,12 @@ def _single_problem(numbers: list[str], template_path: str | None, click_text: s
         row, col = click
         if not (0 <= row < problem.rows and 0 <= col < problem.cols):
             raise InputError(f"--click {row + 1},{col + 1} is outside the {problem.rows}x{problem.cols} board")
-        if template_path is not None and problem.template[row][col] == HOLE:
+        if problem.template is not None and problem.template[row][col] == HOLE:
             raise InputError(f"--click {row + 1},{col + 1} is on a missing cell")
     return problem
 
 
-def _report_stats(result) -> None:
+def _report_stats(result: LayoutResult) -> None:
     details = ", ".join(f"{key}={value}" for key, value in result.stats.items())
     typer.echo(
         f"{result.backend}: {result.status.value} in {result.seconds:.3f}s" + (f" ({details})" if details else ""),
@@ -176,7 +179,9 @@ def _report_stats(result) -> None:
     )
 
 
-def _layout_single(problem, backend: str, options, output_format: OutputFormat, stats: bool) -> int:
+def _layout_single(
+    problem: LayoutProblem, backend: str, options: SolveOptions, output_format: OutputFormat, stats: bool
+) -> int:
     from cpsolve.formats import answer_lines, layout_json
     from cpsolve.layout import Status, solve
 
@@ -196,7 +201,7 @@ def _layout_single(problem, backend: str, options, output_format: OutputFormat, 
     return 0
 
 
-def _layout_batch(path: str, backend: str, options, output_format: OutputFormat, stats: bool) -> int:
+def _layout_batch(path: str, backend: str, options: SolveOptions, output_format: OutputFormat, stats: bool) -> int:
     from dataclasses import replace
     from json import dumps
 

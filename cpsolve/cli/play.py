@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cpsolve.cli.app import app
 from cpsolve.cli.options import OutputFormat, Player, check_seed, parse_cell
 from cpsolve.errors import UsageError
+
+if TYPE_CHECKING:
+    from cpsolve.casual import CasualBoard
+    from cpsolve.formats.casual import CasualInput
 
 __all__ = ["play", "play_boards", "play_best_boards"]
 
@@ -99,7 +103,7 @@ def play_best_boards(
     raise typer.Exit(0)
 
 
-def _check_click(board, first: tuple[int, int], click: str, item, board_file: str) -> None:
+def _check_click(board: CasualBoard, first: tuple[int, int], click: str, item: CasualInput, board_file: str) -> None:
     """The click must be a safe cell of this board."""
     from cpsolve.errors import InputError
 

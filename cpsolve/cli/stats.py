@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,6 +22,9 @@ from cpsolve.cli.options import (
     parse_cell,
 )
 from cpsolve.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from cpsolve.generate import GameSettings
 
 __all__ = ["stats", "DEFAULT_GAMES"]
 
@@ -131,7 +134,13 @@ def stats(
 
 
 def _games_as_sweep(
-    settings, games: int, jobs: int, scheduler: str | None, store_path: str | None, resume: bool, quiet: bool
+    settings: GameSettings,
+    games: int,
+    jobs: int,
+    scheduler: str | None,
+    store_path: str | None,
+    resume: bool,
+    quiet: bool,
 ) -> tuple[dict, int]:
     """The games as tasks of a sweep (here, on a local Dask cluster or a remote one), kept in the store if asked."""
     from cpsolve.cli.tables import progress_bar

@@ -11,7 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cpsolve.sweep.compare import Comparison
 
 __all__ = ["progress_bar", "print_comparison"]
 
@@ -33,7 +36,7 @@ def progress_bar(total: int, quiet: bool) -> Iterator[Callable[[int], None] | No
         yield lambda count: bar.advance(task, count)
 
 
-def print_comparison(result: Any, elapsed: float, where: str, rebuilt: bool = False) -> None:
+def print_comparison(result: Comparison, elapsed: float, where: str, rebuilt: bool = False) -> None:
     """The summary table, the agreement line, and every disagreement, invalid board and undecided count."""
     from rich.console import Console
     from rich.table import Table

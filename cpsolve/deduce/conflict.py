@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cpsolve import interrupt
 from cpsolve.deduce.position import NEIGHBOUR_STEPS, Cell, Position
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 __all__ = ["Conflict", "minimal_conflict"]
 
@@ -40,7 +44,7 @@ class Conflict:
     minimal: bool = True
 
 
-def _model(position: Position):
+def _model(position: Position) -> tuple[cp_model.CpModel, dict[int, Cell | str], dict[int, cp_model.IntVar]]:
     """The model with one enforcement literal per clue (and the total): the model, each literal's
     clue cell (or ``"total"``) and the literals, both by literal index."""
     from ortools.sat.python import cp_model
@@ -48,7 +52,7 @@ def _model(position: Position):
     model = cp_model.CpModel()
     mine = {cell: model.new_bool_var(f"mine_{cell[0]}_{cell[1]}") for cell in sorted(position.unknown)}
     owner: dict[int, Cell | str] = {}
-    literals = {}
+    literals: dict[int, cp_model.IntVar] = {}
     for (row, col), value in sorted(position.clues.items()):
         around = []
         for dr, dc in NEIGHBOUR_STEPS:
@@ -71,7 +75,9 @@ def _model(position: Position):
     return model, owner, literals
 
 
-def _infeasible(model, literals: dict, assumed: list[int], deadline: float | None) -> tuple[bool | None, list[int]]:
+def _infeasible(
+    model: cp_model.CpModel, literals: dict[int, cp_model.IntVar], assumed: list[int], deadline: float | None
+) -> tuple[bool | None, list[int]]:
     """Solve under the assumptions: (True and a core, False, or None when the time ran out)."""
     from ortools.sat.python import cp_model
 
@@ -136,5 +142,6 @@ def minimal_conflict(position: Position, deadline: float | None = None) -> Confl
         else:
             needed.append(literal)
     core = needed + rest
-    clues = tuple(sorted(owner[literal] for literal in core if owner[literal] != "total"))
-    return Conflict(clues, any(owner[literal] == "total" for literal in core), minimal)
+    members = [owner[literal] for literal in core]
+    clues = tuple(sorted(member for member in members if not isinstance(member, str)))
+    return Conflict(clues, "total" in members, minimal)

@@ -196,6 +196,7 @@ def frontier_order(component: Component, constraints_of: dict[Cell, list[int]] |
             best_order, best_bound = order, bound
         if best_bound <= FEW_STATES:  # the DP is quick anyway: not worth another walk
             break
+    assert best_order is not None  # _RANKINGS is not empty
     return best_order
 
 

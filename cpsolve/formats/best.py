@@ -13,9 +13,11 @@ marks the clues of the minimal contradictory set with ``!`` after them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from cpsolve.deduce import Position
+from cpsolve.grid import Cell
 from cpsolve.play.best import REASONS, Advice, BestGame, Candidate
 from cpsolve.symbols import HOLE, MINE, SAFE
 
@@ -29,7 +31,7 @@ SAFE_MARK, MINE_MARK = "S", "M"
 CONFLICT_MARK = "!"
 
 
-def _one_based(cells) -> list[list[int]]:
+def _one_based(cells: Iterable[Cell]) -> list[list[int]]:
     return [[r + 1, c + 1] for r, c in cells]
 
 
@@ -41,7 +43,7 @@ def game_json(number: int, game: BestGame) -> dict[str, Any]:
     return answer
 
 
-def _candidate_json(candidate: Candidate) -> dict[str, Any]:
+def _candidate_json(candidate: Candidate[Cell]) -> dict[str, Any]:
     row, col = candidate.cell
     answer: dict[str, Any] = {
         "cell": [row + 1, col + 1],
@@ -121,7 +123,7 @@ def _board(position: Position, advice: Advice) -> list[str]:
     return lines
 
 
-def _cells(cells) -> str:
+def _cells(cells: Iterable[Cell]) -> str:
     return " ".join(f"({r + 1},{c + 1})" for r, c in cells) or "none"
 
 
@@ -129,7 +131,7 @@ def _cells(cells) -> str:
 _MEASURES = (("win", "win"), ("survival", "survive"), ("progress", "progress"), ("opening", "opens"))
 
 
-def _measures(candidate: Candidate) -> str:
+def _measures(candidate: Candidate[Cell]) -> str:
     parts = [f"safe {float(candidate.safety):.4f}"]
     for name, short in _MEASURES:
         value = getattr(candidate, name)

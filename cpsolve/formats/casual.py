@@ -128,13 +128,13 @@ def read_casual_boards(path: str) -> Iterator[CasualInput]:
                 return
             continue
         values = [ascii_int(field) for field in fields]
-        if len(values) != 2 or None in values:
+        height, width = values if len(values) == 2 else (None, None)
+        if height is None or width is None:
             raise InputError(
                 f"board {board_number}: header should be two integers 'r c', got {shorten(text.strip())!r}",
                 name,
                 number,
             )
-        height, width = values  # type: ignore[misc]
         if (height, width) == (0, 0):
             return
         if height < 1 or width < 1:

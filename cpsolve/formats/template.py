@@ -26,7 +26,7 @@ def read_template(path: str, max_cells: int = MAX_CELLS) -> tuple[str, ...]:
             sketch, a sketch with no cell, or one whose rectangle exceeds `max_cells`.
     """
     name = display_name(path)
-    numbered = []
+    numbered: list[tuple[int, str]] = []
     width = 0
     for number, text in read_lines(path, max_length=max_cells):
         text = text.rstrip()

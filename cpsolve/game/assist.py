@@ -156,4 +156,4 @@ def hint(view: Position, promised: Iterable[Cell] = (), deadline: float | None =
         reason = REASONS["certain"] if advice.safe or not safe else "the start rule: the first click's cells are safe"
         return Hint(safe, advice.mines, reason=reason)
     guess = advice.guess
-    return Hint((), advice.mines, guess.cell, Fraction(guess.safety), REASONS[advice.reason])  # type: ignore[arg-type]
+    return Hint((), advice.mines, guess.cell, Fraction(guess.safety), REASONS[advice.reason])

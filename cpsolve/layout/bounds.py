@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -70,7 +71,7 @@ class Bounds:
     layers: dict[str, int] = field(default_factory=dict)
 
 
-def distances_within(sources: Any, inside: Any, closed: Closed) -> dict[Cell, int]:
+def distances_within(sources: Iterable[Cell], inside: Container[Cell], closed: Closed) -> dict[Cell, int]:
     """Breadth-first distances from `sources` (distance 0) through cells of `inside` (king steps)."""
     distance = {source: 0 for source in sources}
     queue = deque(distance)
@@ -171,10 +172,10 @@ def forced_safe(reasoning: Reasoning, deadline: float | None = None) -> tuple[fr
             ends = [cell for cell in access[terminal] if cell in tree]
             if not ends:
                 return frozenset(forced), True  # a terminal out of reach: the layer rule says so
-            cell = min(ends)
-            while cell is not None:
-                path_cells.add(cell)
-                cell = tree[cell]
+            step: Cell | None = min(ends)
+            while step is not None:
+                path_cells.add(step)
+                step = tree[step]
         candidates = sorted({other for cell in path_cells for other in closed[cell]} - access.keys())
         for index, m in enumerate(candidates):
             if deadline is not None and index % 16 == 0 and time.perf_counter() > deadline:

@@ -68,6 +68,7 @@ none``) only the bounds are computed, and the relaxation and the full model deci
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +78,7 @@ from ortools.sat.python import cp_model
 
 from cpsolve import interrupt
 from cpsolve.board import Board
+from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import Dominance, Encoding, LayoutProblem, LayoutResult, SolveOptions, Status, UnsupportedProblem
 from cpsolve.layout.reasoning import OutOfTime, Reasoning, reason
@@ -186,7 +188,7 @@ def _add_encoding(built: OneClickModel, encoding: str, reasoning: Reasoning | No
         _add_flow(built, deadline)
 
 
-def _until(cells: list[Cell], deadline: float | None):
+def _until(cells: list[Cell], deadline: float | None) -> Iterator[Cell]:
     """Iterate over cells, raising OutOfTime once the deadline has passed (checked every 64)."""
     for index, cell in enumerate(cells):
         if deadline is not None and index % 64 == 0 and time.perf_counter() > deadline:
@@ -245,18 +247,17 @@ def _add_search(built: OneClickModel, problem: LayoutProblem, reasoning: Reasoni
     """The search strategy: grow zero cells from a pinned click when the reasoning gives distances, else reading
     order."""
     if reasoning is not None and reasoning.distance is not None and GROW_SEARCH:
-        _add_growing_search(built, reasoning)
+        _add_growing_search(built, reasoning, reasoning.distance)
     else:
         _add_reading_order_search(built, problem.pinned_click)
 
 
-def _add_growing_search(built: OneClickModel, reasoning: Reasoning) -> None:
+def _add_growing_search(built: OneClickModel, reasoning: Reasoning, distance: dict[Cell, int]) -> None:
     """Make cells zero outward from the pinned click: first a shortest path to each fixed safe cell, then by distance.
 
     A worker following it grows one connected zero region, as :mod:`cpsolve.layout.grow` does, and
     lets propagation on the mine count stop the growth at exactly N safe cells.
     """
-    distance = reasoning.distance
     order: list[Cell] = []
     seen: set[Cell] = set()
     for target in sorted(reasoning.fixed_safe, key=lambda cell: (_reach_distance(reasoning, cell), cell)):
@@ -444,12 +445,16 @@ def _board_from_solution(built: OneClickModel, solver: cp_model.CpSolver, proble
     return Board(mines=mines, click=click_cell, present=present)
 
 
-def _run(built: OneClickModel, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]) -> int:
+def _run(
+    built: OneClickModel, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]
+) -> cp_model.CpSolverStatus:
     """One CP-SAT solve within `seconds`, adding its statistics to `totals`."""
     return _run_model(built.model, solver, seconds, totals)
 
 
-def _run_model(model: cp_model.CpModel, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]) -> int:
+def _run_model(
+    model: cp_model.CpModel, solver: cp_model.CpSolver, seconds: float, totals: dict[str, Any]
+) -> cp_model.CpSolverStatus:
     """Solve `model` within `seconds` (UNKNOWN at once when none are left), adding up statistics."""
     if seconds <= 0:
         return cp_model.UNKNOWN
@@ -461,7 +466,9 @@ def _run_model(model: cp_model.CpModel, solver: cp_model.CpSolver, seconds: floa
     return status
 
 
-def _solve_with_cuts(built: OneClickModel, solver: cp_model.CpSolver, deadline: float, totals: dict[str, Any]) -> int:
+def _solve_with_cuts(
+    built: OneClickModel, solver: cp_model.CpSolver, deadline: float, totals: dict[str, Any]
+) -> cp_model.CpSolverStatus:
     """Solve, and while the zero cells are split, cut the split off and solve again."""
     while True:
         status = _run(built, solver, deadline - time.perf_counter(), totals)
@@ -496,7 +503,7 @@ EXHAUST_MAX_SAFE = 40
 
 
 def _status_result(
-    status: int, built: OneClickModel, solver: cp_model.CpSolver, problem: LayoutProblem
+    status: cp_model.CpSolverStatus, built: OneClickModel, solver: cp_model.CpSolver, problem: LayoutProblem
 ) -> LayoutResult:
     verdict = status_from_cp_sat(status, built.model)
     if verdict is Status.POSSIBLE:
@@ -681,6 +688,15 @@ def export_model(problem: LayoutProblem, options: SolveOptions, path: str) -> No
         raise InputError(f"--export-model {path}: OR-Tools could not write the model there")
 
 
+def _zero_set_board(problem: LayoutProblem, reasoning: Reasoning, zero: frozenset[Cell], click: Cell | None) -> Board:
+    """The board of a zero set a phase found (the phases return a zero set with its click, never without)."""
+    from cpsolve.layout.reasoning import board_from_zero_set
+
+    if click is None:
+        raise InternalError("a layout phase returned a zero set without its click")
+    return board_from_zero_set(problem, reasoning, zero, click)
+
+
 def _graph_phases(
     problem: LayoutProblem, options: SolveOptions, deadline: float, stats: dict[str, Any]
 ) -> tuple[LayoutResult | None, Reasoning | None]:
@@ -689,7 +705,7 @@ def _graph_phases(
     Returns a verdict when one of them decides, else None and the reasoning for the model.
     """
     from cpsolve.layout.grow import grow
-    from cpsolve.layout.reasoning import ExhaustResult, apply_bounds, board_from_zero_set, exhaust
+    from cpsolve.layout.reasoning import ExhaustResult, apply_bounds, exhaust
 
     if time.perf_counter() >= deadline:
         return LayoutResult(Status.UNKNOWN), None  # no time: nothing may be claimed
@@ -709,7 +725,7 @@ def _graph_phases(
         if quick.zero is not None:
             stats["phase"] = "heuristic"
             return LayoutResult(
-                Status.POSSIBLE, board_from_zero_set(problem, reasoning, quick.zero, quick.click)
+                Status.POSSIBLE, _zero_set_board(problem, reasoning, quick.zero, quick.click)
             ), reasoning
     if reasoning.board is None and reasoning.impossible is None:
         apply_bounds(reasoning, deadline)
@@ -727,9 +743,7 @@ def _graph_phases(
         found = ExhaustResult(False)
     if found.zero is not None:
         stats["phase"] = "reasoning"
-        return LayoutResult(
-            Status.POSSIBLE, board_from_zero_set(problem, reasoning, found.zero, found.click)
-        ), reasoning
+        return LayoutResult(Status.POSSIBLE, _zero_set_board(problem, reasoning, found.zero, found.click)), reasoning
     if found.complete:
         stats["phase"], stats["reason"] = "reasoning", "no connected set of zero cells has exactly N safe cells"
         return LayoutResult(Status.IMPOSSIBLE), reasoning
@@ -738,9 +752,7 @@ def _graph_phases(
     stats["restarts"] = stats.get("restarts", 0) + grown.restarts
     if grown.zero is not None:
         stats["phase"] = "heuristic"
-        return LayoutResult(
-            Status.POSSIBLE, board_from_zero_set(problem, reasoning, grown.zero, grown.click)
-        ), reasoning
+        return LayoutResult(Status.POSSIBLE, _zero_set_board(problem, reasoning, grown.zero, grown.click)), reasoning
     return None, reasoning
 
 

@@ -137,9 +137,10 @@ def _reach(growth: _Growth, target: Cell, limit: int) -> bool:
         cell = queue.popleft()
         if cell in goals:
             path = []
-            while cell is not None and cell not in growth.zero:
-                path.append(cell)
-                cell = parent[cell]
+            walk: Cell | None = cell
+            while walk is not None and walk not in growth.zero:
+                path.append(walk)
+                walk = parent[walk]
             for step in reversed(path):
                 growth.add(step)
                 if len(growth.covered) > limit:
@@ -191,10 +192,10 @@ def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int, deadline: 
         if found is None:
             return False
         path = []
-        cell = found
-        while cell is not None and cell not in growth.zero:
-            path.append(cell)
-            cell = parent[cell]
+        walk: Cell | None = found
+        while walk is not None and walk not in growth.zero:
+            path.append(walk)
+            walk = parent[walk]
         for step_cell in reversed(path):
             growth.add(step_cell)
             if len(growth.covered) > limit:

@@ -106,10 +106,10 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     stats = {"solver": options.solver}
     output = completed.stdout
     if completed.returncode != 0 and "=====" not in output and "----------" not in output:
-        error = (completed.stderr.strip().splitlines() or ["no message"])[-1]
+        last_line = (completed.stderr.strip().splitlines() or ["no message"])[-1]
         if "no solver with tag" in completed.stderr:
             raise InputError(f"--solver {options.solver}: MiniZinc has no such solver (see minizinc --solvers)")
-        raise InternalError(f"minizinc failed (exit {completed.returncode}): {error}")
+        raise InternalError(f"minizinc failed (exit {completed.returncode}): {last_line}")
     if "=====UNSATISFIABLE=====" in output:
         return LayoutResult(Status.IMPOSSIBLE, seconds=seconds, stats=stats)
     if "----------" in output:

@@ -40,6 +40,7 @@ touches X (Z* is connected), and closure(X + v) still lies in Z*. Every set on t
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -254,8 +255,8 @@ def _components(inside: set[Cell], closed: dict[Cell, tuple[Cell, ...]]) -> list
 
 def _close(
     zero: set[Cell],
-    covered: set[Cell],
-    new: set[Cell] | tuple[Cell, ...],
+    covered: frozenset[Cell],
+    new: Iterable[Cell],
     closed: dict[Cell, tuple[Cell, ...]],
     zero_ok: frozenset[Cell],
 ) -> None:
@@ -309,9 +310,9 @@ def exhaust(reasoning: Reasoning, budget: int = 20000, deadline: float | None = 
     nodes = 0
     for click in clicks:
         start = {click}
-        covered = set(closed[click])
+        covered = frozenset(closed[click])
         _close(start, covered, closed[click], closed, zero_ok)
-        stack = [(frozenset(start), frozenset(covered))]
+        stack = [(frozenset(start), covered)]
         while stack:
             zero, covered = stack.pop()
             if zero in seen:

@@ -34,12 +34,13 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import numpy as np
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.deduce.conflict import Conflict
+from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, PaddedGrid, mine_numbers
 from cpsolve.play import best_engine as engine
 
@@ -119,7 +120,7 @@ class View:
         self.offsets = np.array(self.grid.offsets, dtype=np.int64)
 
     @classmethod
-    def from_position(cls, position) -> View:
+    def from_position(cls, position: Position) -> View:
         """The view of a :class:`cpsolve.deduce.Position` (its holes are absent cells)."""
         grid = PaddedGrid(position.rows, position.cols)
         state = bytearray([ABSENT]) * grid.size
@@ -134,13 +135,17 @@ class View:
             state[grid.index(*cell)] = COVERED
         return cls(grid, state, shown, -1 if position.total is None else position.total)
 
-    def position(self):
+    def position(self) -> Position:
         """The view as a :class:`cpsolve.deduce.Position`."""
         return engine.view_position(bytes(self.state), bytes(self.shown), self.grid, self.total)
 
 
+#: How a :class:`Candidate` names its cell: a flat padded index (:class:`Decision`) or (row, col) (:class:`Advice`).
+CellT = TypeVar("CellT", int, Cell)
+
+
 @dataclass(frozen=True)
-class Candidate:
+class Candidate(Generic[CellT]):
     """A guess considered, with what it was judged by (flat index `cell`; None where not computed).
 
     Attributes:
@@ -153,7 +158,7 @@ class Candidate:
         dead: Whether it can show only one number (it teaches nothing).
     """
 
-    cell: int | Cell
+    cell: CellT
     safety: float | Fraction
     survival: float | None = None
     progress: float | None = None
@@ -168,9 +173,9 @@ class Decision:
 
     safe: tuple[int, ...]
     mines: tuple[int, ...]
-    guess: Candidate | None
+    guess: Candidate[int] | None
     reason: str
-    candidates: tuple[Candidate, ...] = ()
+    candidates: tuple[Candidate[int], ...] = ()
     log_solutions: float = float("-inf")
 
 
@@ -196,9 +201,9 @@ class Advice:
     status: str
     safe: tuple[Cell, ...] = ()
     mines: tuple[Cell, ...] = ()
-    guess: Candidate | None = None
+    guess: Candidate[Cell] | None = None
     reason: str = "certain"
-    candidates: tuple[Candidate, ...] = ()
+    candidates: tuple[Candidate[Cell], ...] = ()
     solutions: int | None = None
     conflict: Conflict | None = None
     timed_out: bool = False
@@ -339,9 +344,16 @@ def _pick(rng: np.random.Generator, cells: list[int], scores: list[float]) -> in
     return tied[0] if len(tied) == 1 else tied[int(rng.integers(len(tied)))]
 
 
-def _guess_first(guess: Candidate, found: list[Candidate], keep: int = 8) -> tuple[Candidate, ...]:
+def _guess_first(guess: Candidate[int], found: list[Candidate[int]], keep: int = 8) -> tuple[Candidate[int], ...]:
     """The candidates to report: the guess, then the best of the others."""
     return (guess, *[c for c in found if c.cell != guess.cell][: keep - 1])
+
+
+def _scored(value: float | None) -> float:
+    """A measure this module filled in itself (None would be a bug in the strategy, not a worst score)."""
+    if value is None:
+        raise InternalError("the best player compared a candidate by a measure it did not compute")
+    return value
 
 
 def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decision | None:
@@ -354,8 +366,9 @@ def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decisi
         return None
     found = [Candidate(int(cells[i]), float(safety[cells[i]]), win=float(values[i])) for i in range(count)]
     # best win chance first; among equal ones the safest (it loses least on the way)
-    found.sort(key=lambda c: (-round(c.win, 12), -c.safety))
-    top = [c for c in found if c.win >= found[0].win - TIE and c.safety >= found[0].safety - TIE]
+    found.sort(key=lambda c: (-round(_scored(c.win), 12), -c.safety))
+    best = found[0]
+    top = [c for c in found if _scored(c.win) >= _scored(best.win) - TIE and c.safety >= best.safety - TIE]
     guess = top[int(rng.integers(len(top)))] if len(top) > 1 else top[0]
     return Decision((), (), guess, "endgame", _guess_first(guess, found))
 
@@ -385,9 +398,9 @@ def _lookahead(
         for i, c in enumerate(cells.tolist())
     ]
     living = ([c for c in found if not c.dead] if AVOID_DEAD else found) or found
-    index = _pick(rng, [c.cell for c in living], [c.survival for c in living])
+    index = _pick(rng, [c.cell for c in living], [_scored(c.survival) for c in living])
     guess = living[index]
-    found.sort(key=lambda c: (c.dead, -c.survival, -c.safety))
+    found.sort(key=lambda c: (c.dead, -_scored(c.survival), -c.safety))
     return Decision((), (), guess, "lookahead", _guess_first(guess, found))
 
 
@@ -488,7 +501,7 @@ def advise(position: Position, rng: np.random.Generator | None = None, deadline:
     decision = decide(view, rng, deadline)
     cell = view.grid.cell
 
-    def exact_candidate(c: Candidate) -> Candidate:
+    def exact_candidate(c: Candidate[int]) -> Candidate[Cell]:
         where = cell(c.cell)
         return Candidate(where, 1 - exact[where], c.survival, c.progress, c.opening, c.win, c.dead)
 

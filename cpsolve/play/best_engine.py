@@ -22,12 +22,16 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
-from cpsolve.grid import PaddedGrid
+from cpsolve.grid import Cell, PaddedGrid
+
+if TYPE_CHECKING:
+    from cpsolve.deduce import Position
 
 __all__ = [
     "OK",
@@ -65,11 +69,13 @@ def compiled() -> bool:
     return _compiled is not None
 
 
-def view_position(state: bytes, shown: bytes, grid: PaddedGrid, total: int):
+def view_position(state: bytes, shown: bytes, grid: PaddedGrid, total: int) -> Position:
     """The view as a :class:`cpsolve.deduce.Position` (absent cells are holes)."""
     from cpsolve.deduce import Position
 
-    clues, flags, unknown = {}, [], []
+    clues: dict[Cell, int] = {}
+    flags: list[Cell] = []
+    unknown: list[Cell] = []
     for index, mark in enumerate(state):
         if mark == ABSENT:
             continue
@@ -83,7 +89,7 @@ def view_position(state: bytes, shown: bytes, grid: PaddedGrid, total: int):
     return Position(grid.rows, grid.cols, clues, frozenset(flags), frozenset(unknown), None if total < 0 else total)
 
 
-def _grid(state, offsets) -> PaddedGrid:
+def _grid(state: bytes | bytearray, offsets: np.ndarray) -> PaddedGrid:
     stride = -int(offsets[1])
     return PaddedGrid(len(state) // stride - 2, stride - 2)
 
@@ -91,7 +97,14 @@ def _grid(state, offsets) -> PaddedGrid:
 # -- the Python engine -------------------------------------------------------------------------
 
 
-def weights_py(state, shown, offsets, total: int, mine_out: np.ndarray, safe_out: np.ndarray) -> tuple[int, float]:
+def weights_py(
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    mine_out: np.ndarray,
+    safe_out: np.ndarray,
+) -> tuple[int, float]:
     """:func:`weights` by :func:`cpsolve.deduce.weigh` (exact counts, turned into floats at the end)."""
     from math import log
 
@@ -110,7 +123,14 @@ def weights_py(state, shown, offsets, total: int, mine_out: np.ndarray, safe_out
     return OK, log(answer.count)
 
 
-def lookahead_py(state, shown, offsets, total: int, candidates: np.ndarray, out: np.ndarray) -> int:
+def lookahead_py(
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    candidates: np.ndarray,
+    out: np.ndarray,
+) -> int:
     """:func:`lookahead` by exact counting, one :func:`cpsolve.deduce.weigh` per candidate and number."""
     from cpsolve.deduce import weigh
 
@@ -142,7 +162,14 @@ def lookahead_py(state, shown, offsets, total: int, candidates: np.ndarray, out:
 
 
 def endgame_py(
-    state, shown, offsets, total: int, limit: int, budget: int, cells_out: np.ndarray, values_out: np.ndarray
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    limit: int,
+    budget: int,
+    cells_out: np.ndarray,
+    values_out: np.ndarray,
 ) -> tuple[int, int, int]:
     """:func:`endgame` by exact enumeration and search in Python (small positions only).
 
@@ -208,7 +235,7 @@ def endgame_py(
     return OK, count, len(solutions)
 
 
-def open_py(state: bytearray, shown: bytearray, number: bytes, offsets, cell: int) -> int:
+def open_py(state: bytearray, shown: bytearray, number: bytes, offsets: np.ndarray, cell: int) -> int:
     """:func:`open_cell` in Python: clear `cell` and the zero region around it."""
     steps = offsets.tolist()
     state[cell] = CLEARED
@@ -232,7 +259,14 @@ def open_py(state: bytearray, shown: bytearray, number: bytes, offsets, cell: in
 # -- the entry points: compiled when built, else Python ------------------------------------------
 
 
-def weights(state, shown, offsets, total: int, mine_out: np.ndarray, safe_out: np.ndarray) -> tuple[int, float]:
+def weights(
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    mine_out: np.ndarray,
+    safe_out: np.ndarray,
+) -> tuple[int, float]:
     """Each covered cell's chance of a mine (mine_out) and of none (safe_out), -1 on other cells.
 
     Returns:
@@ -246,7 +280,14 @@ def weights(state, shown, offsets, total: int, mine_out: np.ndarray, safe_out: n
     return weights_py(state, shown, offsets, total, mine_out, safe_out)
 
 
-def lookahead(state, shown, offsets, total: int, candidates: np.ndarray, out: np.ndarray) -> int:
+def lookahead(
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    candidates: np.ndarray,
+    out: np.ndarray,
+) -> int:
     """For each candidate and number n (0-8): the chance it is safe and shows n, and in the
     position that follows, the best and second safety and the number of certain clears.
 
@@ -260,7 +301,14 @@ def lookahead(state, shown, offsets, total: int, candidates: np.ndarray, out: np
 
 
 def endgame(
-    state, shown, offsets, total: int, limit: int, budget: int, cells_out: np.ndarray, values_out: np.ndarray
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    limit: int,
+    budget: int,
+    cells_out: np.ndarray,
+    values_out: np.ndarray,
 ) -> tuple[int, int, int]:
     """With at most `limit` solutions, each guess's exact chance of winning with best play after.
 
@@ -275,7 +323,7 @@ def endgame(
     return endgame_py(state, shown, offsets, total, limit, budget, cells_out, values_out)
 
 
-def open_cell(state: bytearray, shown: bytearray, number: bytes, offsets, cell: int) -> int:
+def open_cell(state: bytearray, shown: bytearray, number: bytes, offsets: np.ndarray, cell: int) -> int:
     """The game's reveal: clear `cell` (covered, safe) and its zero region; the cells opened."""
     if _compiled is not None:
         return _compiled.open(state, shown, number, offsets, cell)

@@ -55,7 +55,7 @@ from cpsolve.casual import CasualBoard, CasualResult, FinalState, run_rules, sol
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.errors import InternalError
-from cpsolve.grid import Cell
+from cpsolve.grid import Cell, PaddedGrid
 from cpsolve.play import PLAYERS
 from cpsolve.play.perfect import perfect_deductions, view_position
 from cpsolve.play.subset import subset_deductions
@@ -137,6 +137,14 @@ class Game:
         True
     """
 
+    # set for each game by _reset
+    _state: bytearray
+    cleared: int
+    deductions: int
+    fallbacks: int
+    lost: bool
+    first_click: Cell | None
+
     def __init__(
         self,
         board: CasualBoard,
@@ -171,7 +179,7 @@ class Game:
         self._reset()
 
     @property
-    def grid(self):
+    def grid(self) -> PaddedGrid:
         """The board's flat layout."""
         return self.tables.grid
 
@@ -296,7 +304,7 @@ class Game:
         self.deductions = 0
         self.fallbacks = 0
         self.lost = False
-        self.first_click: Cell | None = None
+        self.first_click = None
 
     def _covered_index(self, cell: Cell, what: str) -> int:
         row, col = cell
@@ -337,6 +345,8 @@ class Game:
             True when it finished; False when a search ran out of budget, in which case the game
             has been finished in Python from the sound state the engine left.
         """
+        if _play_engine is None:  # self.compiled says it was built
+            raise InternalError("the compiled players were not built")
         tables = self.tables
         status, cleared, deductions = _play_engine.advance(
             self._state, tables.number, tables.mine, tables.offsets, start, LEVELS[self.player], self.search_budget
@@ -451,12 +461,13 @@ def best_first_click(
         return CasualResult(0, None, 0, 0, 0)
     safe = board.present & ~board.mines
     zero = safe & (game.tables.numbers == 0)
-    candidates = [tuple(map(int, cell)) for cell in np.argwhere(zero)]
+    candidates: list[Cell] = [(int(row), int(col)) for row, col in np.argwhere(zero)]
     if player == "perfect" and use_total:
-        candidates += [tuple(map(int, cell)) for cell in np.argwhere(safe & ~zero)]
+        candidates += [(int(row), int(col)) for row, col in np.argwhere(safe & ~zero)]
     if not candidates:
         # no zero cell: any click stops on itself (module notes); the first safe cell stands for all
-        candidates = [tuple(map(int, np.argwhere(safe)[0]))]
+        row, col = np.argwhere(safe)[0]
+        candidates = [(int(row), int(col))]
     explored: set[int] = set()
     best: GameEnd | None = None
     tried = 0

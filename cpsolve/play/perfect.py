@@ -23,14 +23,14 @@ Notes:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.errors import InternalError
-from cpsolve.grid import PaddedGrid
+from cpsolve.grid import Cell, PaddedGrid
 from cpsolve.play.tables import BoardTables
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["perfect_deductions", "view_position", "frontier"]
 
 
-def _deduce():
+def _deduce() -> tuple[type[Position], Callable[[Position], tuple[frozenset[Cell], frozenset[Cell]] | None]]:
     """The clue-puzzle engine's Position type and backbone function (a hook tests may replace)."""
     from cpsolve.deduce import Position, backbone
 
@@ -84,8 +84,8 @@ def view_position(
     Position, _ = _deduce()
     grid = tables.grid
     cell = grid.cell
-    if clue_cells is None:
-        clue_cells = frontier(state, grid).tolist()
+    # read twice below (the clues, then their neighbours): an iterator must not be spent by the first
+    clue_cells = frontier(state, grid).tolist() if clue_cells is None else list(clue_cells)
     clues = {cell(index): tables.number[index] for index in clue_cells}
     total = tables.mine_total if use_total else None
     if use_total or whole:
@@ -93,16 +93,16 @@ def view_position(
         unknown = frozenset(cell(int(i)) for i in np.flatnonzero(flat == COVERED))
         flags = frozenset(cell(int(i)) for i in np.flatnonzero(flat == FLAGGED))
         return Position(grid.rows, grid.cols, clues, flags, unknown, total)
-    unknown = set()
-    flags = set()
+    seen_unknown: set[Cell] = set()
+    seen_flags: set[Cell] = set()
     for index in clue_cells:
         for offset in grid.offsets:
             mark = state[index + offset]
             if mark == COVERED:
-                unknown.add(cell(index + offset))
+                seen_unknown.add(cell(index + offset))
             elif mark == FLAGGED:
-                flags.add(cell(index + offset))
-    return Position(grid.rows, grid.cols, clues, frozenset(flags), frozenset(unknown), None)
+                seen_flags.add(cell(index + offset))
+    return Position(grid.rows, grid.cols, clues, frozenset(seen_flags), frozenset(seen_unknown), None)
 
 
 def perfect_deductions(tables: BoardTables, state: bytearray, use_total: bool) -> tuple[set[int], set[int]]:

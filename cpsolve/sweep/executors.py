@@ -24,9 +24,14 @@ import itertools
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cpsolve.errors import InputError
+from cpsolve.errors import InputError, InternalError
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+    from dask.distributed import Client, LocalCluster
 
 __all__ = [
     "Executor",
@@ -143,9 +148,11 @@ class PoolExecutor(Executor):
 
         self.workers = workers
         context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        self._pool = context.Pool(workers)
+        self._pool: Pool | None = context.Pool(workers)
 
     def run(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[tuple[int, Any]]:
+        if self._pool is None:
+            raise InternalError("a closed executor was given tasks")
         work = ((index, function, args) for index, args in enumerate(tasks))
         yield from self._pool.imap_unordered(_indexed_call, work)
 
@@ -179,8 +186,8 @@ class DaskExecutor(Executor):
             import dask.distributed  # noqa: F401
         except ImportError:
             raise InputError("running on Dask needs dask.distributed: pip install 'dask[distributed]'") from None
-        self._cluster = None
-        self._client = None
+        self._cluster: LocalCluster | None = None
+        self._client: Client | None = None
         try:
             self._start(address, workers, connect_timeout)
         except BaseException:  # a Ctrl-C held back until the start-up was over, or a failure: stop what started
@@ -216,13 +223,16 @@ class DaskExecutor(Executor):
         self.workers = max(1, sum(self._client.nthreads().values()))
 
     @property
-    def client(self) -> Any:
+    def client(self) -> Client | None:
         """The ``dask.distributed.Client`` (for tests that restart or kill workers)."""
         return self._client
 
     def run(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[tuple[int, Any]]:
         from dask.distributed import as_completed
 
+        client = self._client
+        if client is None:
+            raise InternalError("a closed executor was given tasks")
         # enough queued work that no worker waits for the next task, few enough to stay small
         window = max(8, 3 * self.workers)
         pending = enumerate(tasks)
@@ -231,7 +241,7 @@ class DaskExecutor(Executor):
         def submit(count: int) -> list[Any]:
             futures = []
             for index, args in itertools.islice(pending, count):
-                future = self._client.submit(function, *args, pure=False)
+                future = client.submit(function, *args, pure=False)
                 index_of[future] = index
                 futures.append(future)
             return futures
@@ -239,7 +249,7 @@ class DaskExecutor(Executor):
         first = submit(window)
         if not first:
             return
-        finished = as_completed(first, loop=self._client.loop)
+        finished = as_completed(first, loop=client.loop)
         try:
             for future in finished:
                 result = future.result()
@@ -250,7 +260,7 @@ class DaskExecutor(Executor):
                 yield index, result
         finally:
             # interrupted or abandoned: drop what is still queued, the cluster may be shared
-            if index_of:
+            if index_of and self._client is not None:  # (a closed client cancelled everything)
                 self._client.cancel(list(index_of))
 
     def close(self) -> None:

@@ -58,10 +58,12 @@ def run_games(
     def tasks() -> Iterator[tuple]:
         nonlocal resumed
         for indices in chunks(range(games), GAME_CHUNK):
-            stored = store.fetch(key, GAME, [{"index": index} for index in indices]) if store and resume else {}
+            stored: dict[str, list[Record]] = {}
+            if store and resume:
+                stored = store.fetch(key, GAME, [{"index": index} for index in indices])
+                for found in stored.values():
+                    records.extend(_checked(store, record) for record in found if record.backend == settings.player)
             todo = [index for index in indices if case_key({"index": index}) not in stored]
-            for found in stored.values():
-                records.extend(_checked(store, record) for record in found if record.backend == settings.player)
             resumed += len(indices) - len(todo)
             if progress and len(todo) < len(indices):
                 progress(len(indices) - len(todo))

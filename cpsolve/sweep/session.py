@@ -27,10 +27,18 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from cpsolve.interrupt import interrupts_between_solves
 from cpsolve.sweep.cases import CHEAP_CHUNK, chunk_size, count_cases, iter_cases
+
+if TYPE_CHECKING:
+    from cpsolve.generate import GameSettings
+    from cpsolve.layout import SolveOptions
+    from cpsolve.sweep.compare import Comparison
+    from cpsolve.sweep.executors import Executor
+    from cpsolve.sweep.store import ResultStore
 
 __all__ = ["available_cores", "fit_workers", "open_store", "open_executor", "LayoutSweep", "run_game_sweep"]
 
@@ -50,7 +58,7 @@ def fit_workers(jobs: int, scheduler: str | None) -> int | None:
 
 
 @contextmanager
-def open_store(path: str | None, read_only: bool = False) -> Iterator[Any]:
+def open_store(path: str | None, read_only: bool = False) -> Iterator[ResultStore | None]:
     """The results store at `path` (None: no store), closed however the sweep ends.
 
     Every task's records are committed as they arrive, so closing after Ctrl-C or an error loses nothing that finished.
@@ -71,7 +79,7 @@ def open_store(path: str | None, read_only: bool = False) -> Iterator[Any]:
 
 
 @contextmanager
-def open_executor(scheduler: str | None, jobs: int, cheap: bool = False) -> Iterator[Any]:
+def open_executor(scheduler: str | None, jobs: int, cheap: bool = False) -> Iterator[Executor]:
     """What runs the tasks: the cluster at `scheduler`, or `jobs` local workers, or (jobs 1) this process.
 
     One job runs here: a local cluster would add seconds of start-up and a process hop, and gain
@@ -81,6 +89,7 @@ def open_executor(scheduler: str | None, jobs: int, cheap: bool = False) -> Iter
     """
     from cpsolve.sweep.executors import DaskExecutor, InProcessExecutor, PoolExecutor
 
+    executor: Executor
     if scheduler:
         executor = DaskExecutor(scheduler)
     elif jobs == 1:
@@ -121,7 +130,7 @@ class LayoutSweep:
         cols: tuple[int, int],
         mines: tuple[int, int] | None,
         backends: Sequence[str],
-        options: Any,
+        options: SolveOptions,
         *,
         jobs: int = 1,
         scheduler: str | None = None,
@@ -172,12 +181,14 @@ class LayoutSweep:
             self._stack = stack.pop_all()  # everything started: keep it open until __exit__
         return self
 
-    def __exit__(self, kind: object, *rest: Any) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if kind is not None and self.csv_spool is not None:
             self.csv_spool.discard()  # interrupted or failed: a partial CSV is no report (the store has the rows)
-        self._stack.__exit__(kind, *rest)
+        self._stack.__exit__(kind, error, traceback)
 
-    def run(self, progress: Progress | None = None) -> Any:
+    def run(self, progress: Progress | None = None) -> Comparison:
         """Run every case (or take it from the store), record the sweep's finish; return the Comparison.
 
         Args:
@@ -208,7 +219,9 @@ class LayoutSweep:
         """Where the cases ran, for the report's title."""
         return self.scheduler or f"{self.executor.workers} job(s)"
 
-    def write_reports(self, comparison: Any, json_path: str | Path | None, plot_path: str | Path | None) -> list[str]:
+    def write_reports(
+        self, comparison: Comparison, json_path: str | Path | None, plot_path: str | Path | None
+    ) -> list[str]:
         """Write the asked-for reports (:func:`cpsolve.sweep.report.write_reports`): one line per report that failed."""
         from cpsolve.sweep.report import write_reports
 
@@ -218,7 +231,7 @@ class LayoutSweep:
 
 
 def run_game_sweep(
-    settings: Any,
+    settings: GameSettings,
     games: int,
     *,
     jobs: int = 1,

@@ -50,7 +50,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from cpsolve.errors import InputError
+from cpsolve.errors import InputError, InternalError
 from cpsolve.outcome import Record, Status
 
 __all__ = ["ResultStore", "StoreError", "STORE_VERSION", "APPLICATION_ID", "case_key", "settings_hash"]
@@ -101,7 +101,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 _STATUSES = {status.value: status for status in Status}
 #: What a damaged file can make the sqlite3 module raise: its errors, and an error message
 #: quoting the file's bytes that Python cannot decode.
-_SQLITE_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+_SQLITE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, UnicodeDecodeError)
 
 
 class StoreError(InputError):
@@ -166,13 +166,20 @@ class ResultStore:
             self.close()
             raise
 
+    @property
+    def _connection(self) -> sqlite3.Connection:
+        """The open database; a store used after :meth:`close` is a bug in the caller."""
+        if self._db is None:
+            raise InternalError(f"{self.path}: results store used after it was closed")
+        return self._db
+
     def _create(self) -> None:
         """The tables and the stamp, in one transaction: a store is never left half made."""
         with self._transaction():
             for statement in _SCHEMA:
-                self._db.execute(statement)
-            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            self._db.execute(f"PRAGMA user_version = {STORE_VERSION}")
+                self._connection.execute(statement)
+            self._connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self._connection.execute(f"PRAGMA user_version = {STORE_VERSION}")
 
     def close(self) -> None:
         """Close the database (everything added is already committed).
@@ -184,7 +191,7 @@ class ResultStore:
             return
         if not self.read_only and self.path != ":memory:":
             # an error: another connection still reads it, and it stays in WAL, as good
-            with contextlib.suppress(_SQLITE_ERRORS):
+            with contextlib.suppress(*_SQLITE_ERRORS):
                 self._db.execute("PRAGMA journal_mode=DELETE")
         self._db.close()
         self._db = None
@@ -199,7 +206,7 @@ class ResultStore:
         """Remember a problem kind's settings; return their hash, the key of their records."""
         key = settings_hash(problem, settings)
         with self._transaction():
-            self._db.execute(
+            self._connection.execute(
                 "INSERT OR IGNORE INTO settings (hash, problem, settings) VALUES (?, ?, ?)",
                 (key, problem, json.dumps(settings, sort_keys=True)),
             )
@@ -208,7 +215,7 @@ class ResultStore:
     def settings(self, key: str) -> dict[str, Any]:
         """The settings behind a hash ({} when the store does not have them)."""
         with self._reading():
-            row = self._db.execute("SELECT settings FROM settings WHERE hash = ?", (key,)).fetchone()
+            row = self._connection.execute("SELECT settings FROM settings WHERE hash = ?", (key,)).fetchone()
         if row is None:
             return {}
         return _json_object(row[0], f"settings row {key}", self)
@@ -229,7 +236,7 @@ class ResultStore:
             for r in records
         ]
         with self._transaction():
-            self._db.executemany(
+            self._connection.executemany(
                 "INSERT OR REPLACE INTO records (settings, problem, case_key, backend, status, seconds, answer, reason)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
@@ -251,7 +258,7 @@ class ResultStore:
                 f" WHERE settings = ? AND problem = ? AND case_key IN ({','.join('?' * len(batch))})"
             )
             with self._reading():
-                rows = self._db.execute(query, (settings, problem, *batch)).fetchall()
+                rows = self._connection.execute(query, (settings, problem, *batch)).fetchall()
             for key, backend, status, seconds, answer, reason in rows:
                 if key not in wanted:  # an index that disagrees with its table
                     raise self.damaged(f"records: a row under key {_short(key)} that was not asked for")
@@ -262,23 +269,24 @@ class ResultStore:
     def count(self, settings: str, problem: str) -> int:
         """How many records the store holds for these settings."""
         with self._reading():
-            return self._db.execute(
+            return self._connection.execute(
                 "SELECT COUNT(*) FROM records WHERE settings = ? AND problem = ?", (settings, problem)
             ).fetchone()[0]
 
     def begin_sweep(self, problem: str, settings: str, spec: dict[str, Any]) -> int:
         """Record that a sweep starts; return its id."""
         with self._transaction():
-            cursor = self._db.execute(
+            cursor = self._connection.execute(
                 "INSERT INTO sweeps (problem, settings, spec, started) VALUES (?, ?, ?, ?)",
                 (problem, settings, json.dumps(spec), _now()),
             )
-        return int(cursor.lastrowid)
+        assert cursor.lastrowid is not None  # set by every INSERT
+        return cursor.lastrowid
 
     def finish_sweep(self, sweep: int, cases: int, resumed: int) -> None:
         """Record that a sweep finished, with its case count and how many it took from the store."""
         with self._transaction():
-            self._db.execute(
+            self._connection.execute(
                 "UPDATE sweeps SET finished = ?, cases = ?, resumed = ? WHERE id = ?", (_now(), cases, resumed, sweep)
             )
 
@@ -292,7 +300,9 @@ class ResultStore:
         query = "SELECT id, problem, settings, spec, started, finished, cases, resumed FROM sweeps"
         query += " WHERE problem = ?" if problem else ""
         with self._reading():
-            row = self._db.execute(query + " ORDER BY id DESC LIMIT 1", (problem,) if problem else ()).fetchone()
+            row = self._connection.execute(
+                query + " ORDER BY id DESC LIMIT 1", (problem,) if problem else ()
+            ).fetchone()
         if row is None:
             return None
         names = ("id", "problem", "settings", "spec", "started", "finished", "cases", "resumed")
@@ -330,13 +340,13 @@ class ResultStore:
     def _transaction(self) -> Iterator[None]:
         """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an error: a task's records land whole or not at all."""
         try:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._connection.execute("BEGIN IMMEDIATE")
             try:
                 yield
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._connection.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            self._connection.execute("COMMIT")
         except _SQLITE_ERRORS as error:
             raise self._error(error) from None
 

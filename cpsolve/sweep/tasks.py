@@ -14,11 +14,14 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cpsolve.layout import LayoutProblem, SolveOptions, WrongBoardError, solve
 from cpsolve.outcome import Record, Status
 from cpsolve.sweep.cases import Case, case_dict
+
+if TYPE_CHECKING:
+    from cpsolve.generate import GameSettings
 
 __all__ = ["LAYOUT", "GAME", "solve_layout_case", "solve_layout_chunk", "play_games"]
 
@@ -51,14 +54,15 @@ def solve_layout_case(case: Case, backends: Sequence[str], options: SolveOptions
 
 def solve_layout_chunk(cases: Sequence[Case], backends: Sequence[str], options: SolveOptions) -> list[Record]:
     """:func:`solve_layout_case` over a chunk of cases, records in case order: one task of a sweep."""
-    return [record for case in cases for record in solve_layout_case(tuple(case), backends, options)]
+    # each case as a tuple, as solve_layout_case records it, whatever sequence it came as
+    return [record for r, c, m in cases for record in solve_layout_case((r, c, m), backends, options)]
 
 
 #: The problem kind of random-game records in the store.
 GAME = "game"
 
 
-def play_games(settings: Any, indices: Sequence[int]) -> list[Record]:
+def play_games(settings: GameSettings, indices: Sequence[int]) -> list[Record]:
     """Play games `indices` of a random series (:func:`cpsolve.generate.play_game`): one task of a win-rate study.
 
     Each game's board comes from its index and the seed alone, so the games give the same records
