@@ -57,6 +57,7 @@ class OutputFormat(str, Enum):
 
 def _choice(name: str, values: tuple[str, ...]) -> type[Enum]:
     """A str Enum whose members are `values`, so typer lists them in ``--help``."""
+    # mypy reads Enum(...) as a member lookup, not the functional API that makes a class
     return Enum(name, {value: value for value in values}, type=str)  # type: ignore[return-value]
 
 

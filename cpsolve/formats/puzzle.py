@@ -21,7 +21,7 @@ from typing import Any
 from cpsolve.deduce import Analysis, Position
 from cpsolve.errors import InputError
 from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
-from cpsolve.formats.values import ascii_int, counted, decimal_text, describe_char, is_ascii_number, shorten
+from cpsolve.formats.values import ascii_int, counted, decimal_text, describe_char, shorten
 from cpsolve.outcome import Status
 from cpsolve.symbols import HOLE, MINE, SAFE
 
@@ -85,10 +85,8 @@ def _grid(lines: list[tuple[int, str]], name: str) -> list[str]:
 
 def _numbers(text: str) -> list[int] | None:
     """The numbers of a header line, or None when it is not one (ASCII digits only: ``²`` is no number)."""
-    fields = text.split()
-    if all(is_ascii_number(field) for field in fields):
-        return [ascii_int(field) for field in fields]  # type: ignore[misc]
-    return None
+    numbers = [ascii_int(field) for field in text.split()]
+    return None if None in numbers else [number for number in numbers if number is not None]
 
 
 def _shown(value: int) -> str:

@@ -129,7 +129,7 @@ class Board(Widget):
 
     @property
     def game(self) -> GameApp:
-        return self.app  # type: ignore[return-value]
+        return self.app  # type: ignore[return-value]  # Textual types it as its base App; this widget lives in a GameApp
 
     def get_content_width(self, container: Any, viewport: Any) -> int:
         session = self.game.session
