@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import Level, Player, Start, check_seed, check_time_limit
+from cpsolve.cli.options import Level, Player, Start, StartRule, check_seed, check_time_limit
 
 __all__ = ["game"]
 
@@ -34,9 +34,7 @@ def game(
             help="Deal boards this player (casual, subset, perfect) wins from the first click without a guess.",
         ),
     ] = None,
-    start: Annotated[
-        Start, typer.Option("--start", help="opening: no mine around the first click; safe: only the click.")
-    ] = Start("opening"),
+    start: StartRule = Start("opening"),
     seed: Annotated[
         int | None,
         typer.Option("--seed", help="Seed of the first board (the next boards: seed+1, ...); default random."),

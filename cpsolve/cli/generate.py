@@ -11,9 +11,12 @@ import typer
 from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_BOARDS,
+    FirstClick,
     OutputFormat,
     Player,
+    PlayerNoTotal,
     Start,
+    StartRule,
     check_count,
     check_seed,
     check_time_limit,
@@ -31,15 +34,9 @@ def generate(
     player: Annotated[Player, typer.Option("--player", help="Who must win: casual, subset or perfect.")] = Player(
         "perfect"
     ),
-    no_total: Annotated[
-        bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")
-    ] = False,
-    first: Annotated[
-        str | None, typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")
-    ] = None,
-    start: Annotated[
-        Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")
-    ] = Start("opening"),
+    no_total: PlayerNoTotal = False,
+    first: FirstClick = None,
+    start: StartRule = Start("opening"),
     count: Annotated[int, typer.Option("--count", help="How many boards.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 0,
     output_format: Annotated[

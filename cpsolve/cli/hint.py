@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import OutputFormat, check_seed, check_time_limit
+from cpsolve.cli.options import OutputFormat, PuzzleNoTotal, check_seed, check_time_limit
 from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, InputError, UsageError
 
 __all__ = ["hint"]
@@ -26,7 +26,7 @@ def hint(
     mines: Annotated[
         int | None, typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")
     ] = None,
-    no_total: Annotated[bool, typer.Option("--no-total", help="Ignore the header's total number of mines.")] = False,
+    no_total: PuzzleNoTotal = False,
     seed: Annotated[int, typer.Option("--seed", help="Breaks exact ties between equally good guesses.")] = 0,
     output_format: Annotated[
         OutputFormat,

@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 import os
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
+
+import typer
 
 from cpsolve.errors import InputError
 from cpsolve.game import LEVELS
@@ -18,6 +20,10 @@ from cpsolve.layout import BACKENDS, PHASES
 from cpsolve.play import PLAYERS, START_CONDITIONS
 
 __all__ = [
+    "PlayerNoTotal",
+    "PuzzleNoTotal",
+    "FirstClick",
+    "StartRule",
     "OutputFormat",
     "Backend",
     "Player",
@@ -85,6 +91,17 @@ else:
     Start = _choice("Start", START_CONDITIONS)
     #: The game's classic levels (:data:`cpsolve.game.LEVELS`).
     Level = _choice("Level", tuple(LEVELS))
+
+
+#: Options several commands share, each stated once.
+PlayerNoTotal = Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")]
+PuzzleNoTotal = Annotated[bool, typer.Option("--no-total", help="Ignore the header's total number of mines.")]
+FirstClick = Annotated[
+    str | None, typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")
+]
+StartRule = Annotated[
+    Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")
+]
 
 
 def check_time_limit(seconds: float) -> float:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import OutputFormat, Player, check_seed, parse_cell
+from cpsolve.cli.options import OutputFormat, Player, PlayerNoTotal, check_seed, parse_cell
 from cpsolve.errors import UsageError
 
 if TYPE_CHECKING:
@@ -34,9 +34,7 @@ def play(
             "--player", help="Who plays: casual, subset, perfect, or best (guesses when stuck; needs --click)."
         ),
     ] = Player("casual"),
-    no_total: Annotated[
-        bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")
-    ] = False,
+    no_total: PlayerNoTotal = False,
     click: Annotated[
         str | None,
         typer.Option(

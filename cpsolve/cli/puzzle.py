@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import OutputFormat, check_time_limit
+from cpsolve.cli.options import OutputFormat, PuzzleNoTotal, check_time_limit
 from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, InputError, UsageError
 
 __all__ = ["puzzle"]
@@ -31,7 +31,7 @@ def puzzle(
     mines: Annotated[
         int | None, typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")
     ] = None,
-    no_total: Annotated[bool, typer.Option("--no-total", help="Ignore the header's total number of mines.")] = False,
+    no_total: PuzzleNoTotal = False,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="text (drawn) or json (one object per file, per line).")
     ] = OutputFormat.text,

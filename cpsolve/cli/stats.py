@@ -12,9 +12,12 @@ from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_GAMES,
     MAX_JOBS,
+    FirstClick,
     OutputFormat,
     Player,
+    PlayerNoTotal,
     Start,
+    StartRule,
     check_count,
     check_output_path,
     check_resume,
@@ -51,15 +54,9 @@ def stats(
     player: Annotated[
         Player, typer.Option("--player", help="Who plays the random games (best guesses when stuck).")
     ] = Player("perfect"),
-    no_total: Annotated[
-        bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")
-    ] = False,
-    first: Annotated[
-        str | None, typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")
-    ] = None,
-    start: Annotated[
-        Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")
-    ] = Start("opening"),
+    no_total: PlayerNoTotal = False,
+    first: FirstClick = None,
+    start: StartRule = Start("opening"),
     seed: Annotated[int, typer.Option("--seed", help="Random seed; game k uses default_rng(\\[seed, k]).")] = 0,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
     jobs: Annotated[
