@@ -19,6 +19,7 @@ from typing import Any
 from cpsolve.deduce import Position
 from cpsolve.grid import Cell
 from cpsolve.play.best import REASONS, Advice, BestGame, Candidate
+from cpsolve.formats.values import counted
 from cpsolve.symbols import HOLE, MINE, SAFE
 
 __all__ = ["game_json", "hint_json", "hint_text", "CANDIDATE_MARKS"]
@@ -157,7 +158,7 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
             kind = "cannot all hold" + ("" if conflict.minimal else " (time limit reached before it was minimal)")
             lines.append(f"these clues {kind}: {what}")
         return lines
-    count = "" if advice.solutions is None else f", {advice.solutions} placements"
+    count = "" if advice.solutions is None else f", {counted(advice.solutions, 'placement')}"
     lines = [f"{title}{count}"]
     lines.extend(_board(position, advice))
     if advice.guess is None:

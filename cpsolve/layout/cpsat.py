@@ -100,7 +100,7 @@ __all__ = [
 #: The names, from their one definition (the enums in cpsolve.layout, which the CLI offers as choices).
 ENCODINGS = tuple(encoding.value for encoding in Encoding)
 DOMINANCES = tuple(dominance.value for dominance in Dominance)
-#: Defaults chosen by benchmarks/cp_layout.py (figures in the README).
+#: Defaults chosen by benchmarks/cp_layout.py (figures in docs/benchmarks.md).
 DEFAULT_ENCODING = "levels"
 DEFAULT_DOMINANCE = "staircase"
 #: Grow the zero cells outward from a pinned click in the search (see _add_growing_search).
