@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from cpsolve.deduce import Position
+from cpsolve.formats.values import counted
 from cpsolve.grid import Cell
 from cpsolve.play.best import REASONS, Advice, BestGame, Candidate
-from cpsolve.formats.values import counted
 from cpsolve.symbols import HOLE, MINE, SAFE
 
 __all__ = ["game_json", "hint_json", "hint_text", "CANDIDATE_MARKS"]
