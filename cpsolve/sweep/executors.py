@@ -216,7 +216,9 @@ class DaskExecutor(Executor):
                         threads_per_worker=1,
                         processes=True,
                         dashboard_address=":0",  # any free port: other sweeps on this machine may hold :8787
-                        silence_logs=logging.ERROR,
+                        # the sweep reports what fails through the tasks' results; a worker's own log of a
+                        # connection lost while the cluster shuts down is noise on the user's terminal
+                        silence_logs=logging.CRITICAL,
                         plugins=[OwnSession()],  # Ctrl-C is the driver's to handle, not the workers'
                     )
                 self._client = Client(self._cluster, set_as_default=False)
@@ -264,9 +266,31 @@ class DaskExecutor(Executor):
                 self._client.cancel(list(index_of))
 
     def close(self) -> None:
-        if self._client is not None:
-            self._client.close(timeout=10)
-            self._client = None
-        if self._cluster is not None:
-            self._cluster.close(timeout=10)
-            self._cluster = None
+        # Closing races the cluster's own connections (after a Ctrl-C the workers are already going):
+        # the scheduler then logs a lost connection as an error with a traceback, noise at this point
+        with _distributed_logs_silenced():
+            if self._client is not None:
+                self._client.close(timeout=10)
+                self._client = None
+            if self._cluster is not None:
+                self._cluster.close(timeout=10)
+                self._cluster = None
+
+
+@contextlib.contextmanager
+def _distributed_logs_silenced() -> Iterator[None]:
+    """Hold back every ``distributed`` log record for the duration, then restore the levels."""
+    loggers = [logging.getLogger("distributed")]
+    loggers += [
+        logger
+        for name, logger in logging.root.manager.loggerDict.items()
+        if name.startswith("distributed.") and isinstance(logger, logging.Logger)
+    ]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
