@@ -1,7 +1,7 @@
 """Every shell example on the documentation pages runs and prints what the page shows.
 
 As ``test_examples.py`` does for ``examples/``, so no page can rot. What runs: every fenced block
-of language ``console`` in ``docs/**/*.md``. In a block, a line starting with ``$ `` is a command
+of language ``console`` in ``docs/**/*.md`` and in ``README.md``. In a block, a line starting with ``$ `` is a command
 and the lines after it, up to the next command, are what it prints (stdout and stderr as a
 terminal interleaves them). Two commands are understood:
 
@@ -84,7 +84,8 @@ def read_blocks(path: Path) -> list[Block]:
     return blocks
 
 
-BLOCKS = [block for page in sorted(DOCS.rglob("*.md")) for block in read_blocks(page)]
+PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+BLOCKS = [block for page in PAGES for block in read_blocks(page)]
 
 
 def run_block(block: Block, runner) -> None:
@@ -134,7 +135,7 @@ def read_pycon(path: Path) -> str:
     return "\n".join(text)
 
 
-PYCON_PAGES = [page for page in sorted(DOCS.rglob("*.md")) if read_pycon(page).strip()]
+PYCON_PAGES = [page for page in PAGES if read_pycon(page).strip()]
 
 
 @pytest.mark.parametrize("page", PYCON_PAGES, ids=[str(p.relative_to(ROOT)) for p in PYCON_PAGES])
@@ -167,6 +168,7 @@ def test_the_examples_are_found():
     pages = {block.page for block in ran}
     for page in ("getting-started.md", "tasks/one-click-board.md", "tasks/judge-code-jam.md", "tasks/casual-player.md"):
         assert f"docs/{page}" in pages
+    assert "README.md" in pages
     assert DOCS / "models" / "deduction.md" in PYCON_PAGES
 
 
