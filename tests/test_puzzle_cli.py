@@ -436,3 +436,26 @@ def test_decimal_text_and_ascii_int_against_python():
     finally:
         sys.set_int_max_str_digits(digits)
     assert [ascii_int(text) for text in ["", "-", "1.0", " 1", "1 ", "+1", "1_0", "٣", "²", "0x1"]] == [None] * 10
+
+
+def test_building_a_position_stops_at_the_deadline_after_the_checks(tmp_path, monkeypatch):
+    """The reader looks at the deadline between bands of rows; bad input is reported whatever the time."""
+    import time as time_module
+
+    import cpsolve.formats.puzzle as puzzle_format
+    from cpsolve.errors import InputError
+
+    path = write(tmp_path, "4 5 3\n1.*..\n..2#.\n?...1\n0.F..\n", "a.txt")
+    past = time_module.perf_counter() - 1
+    with pytest.raises(puzzle_format.ReadingTimedOut) as raised:
+        puzzle_format.read_puzzle(path, deadline=past)
+    stand_in = raised.value.puzzle.position
+    assert (stand_in.rows, stand_in.cols, stand_in.total) == (4, 5, 3) and raised.value.exit_code == 3
+    bad = write(tmp_path, "2 2\n1.\n.9\n", "b.txt")
+    with pytest.raises(InputError, match="line 3"):
+        puzzle_format.read_puzzle(bad, deadline=past)
+    whole = puzzle_format.read_puzzle(path, deadline=time_module.perf_counter() + 60).position
+    monkeypatch.setattr(puzzle_format, "_CELLS_PER_STEP", 5)  # one row a band
+    assert puzzle_format.read_puzzle(path).position == whole
+    assert whole.clues == {(0, 0): 1, (1, 2): 2, (2, 4): 1, (3, 0): 0}
+    assert whole.known_mines == {(0, 2), (3, 2)} and len(whole.unknown) == 20 - 4 - 2 - 1

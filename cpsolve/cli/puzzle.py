@@ -50,7 +50,7 @@ def puzzle(
     decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
     """
     from cpsolve.deduce import Analysis, analyse
-    from cpsolve.formats.puzzle import puzzle_json, puzzle_text, read_puzzle
+    from cpsolve.formats.puzzle import ReadingTimedOut, puzzle_json, puzzle_text, read_puzzle
     from cpsolve.formats.values import json_line
     from cpsolve.outcome import Status
 
@@ -64,14 +64,18 @@ def puzzle(
     puzzles = []
     for path in files:
         began = time.perf_counter()
-        puzzles.append((read_puzzle(path), time.perf_counter() - began))
+        try:
+            item, complete = read_puzzle(path, deadline=began + time_limit), True
+        except ReadingTimedOut as timed_out:  # a valid puzzle too large to build in its time
+            item, complete = timed_out.puzzle, False
+        puzzles.append((item, complete, time.perf_counter() - began))
     exit_code = EXIT_OK
-    for index, (item, reading) in enumerate(puzzles):
+    for index, (item, complete, reading) in enumerate(puzzles):
         position = item.position
         if mines is not None or no_total:
             position = dataclasses.replace(position, total=mines)
         deadline = time.perf_counter() + time_limit - reading
-        if time.perf_counter() > deadline:
+        if not complete or time.perf_counter() > deadline:
             analysis = Analysis(Status.UNKNOWN)
         else:
             analysis = analyse(position, count=count, backbone=deduce, probabilities=probabilities, deadline=deadline)

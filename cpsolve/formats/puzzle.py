@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from cpsolve.deduce import Analysis, Position
-from cpsolve.errors import InputError
+from cpsolve.errors import InputError, TimeLimitError
 from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
 from cpsolve.formats.values import ascii_int, counted, decimal_text, describe_char, shorten
 from cpsolve.outcome import Status
@@ -30,6 +30,7 @@ __all__ = [
     "UNKNOWN_CHARS",
     "MINE_CHARS",
     "PuzzleInput",
+    "ReadingTimedOut",
     "read_puzzle",
     "STATUS_WORDS",
     "draw_solution",
@@ -52,6 +53,19 @@ class PuzzleInput:
 
     name: str
     position: Position
+
+
+class ReadingTimedOut(TimeLimitError):
+    """The time limit ran out while a valid puzzle's position was being built.
+
+    Attributes:
+        puzzle: The file's name and a position of the puzzle's size and total with no cells
+            listed: enough to word the ``unknown`` answer, never to be analysed.
+    """
+
+    def __init__(self, name: str, rows: int, cols: int, total: int | None):
+        super().__init__(f"{name}: the time limit ran out while reading the puzzle")
+        self.puzzle = PuzzleInput(name, Position(rows, cols, {}, frozenset(), frozenset(), total))
 
 
 def _row_cells(text: str, name: str, line: int) -> str:
@@ -106,16 +120,22 @@ def _header(lines: list[tuple[int, str]]) -> tuple[tuple[int, int, int | None], 
     return None
 
 
-def read_puzzle(path: str) -> PuzzleInput:
+def read_puzzle(path: str, deadline: float | None = None) -> PuzzleInput:
     """Read one clue puzzle.
 
     A first line (or two) of numbers is a header when the grid after it has the shape it says;
     otherwise, if the whole file reads as a grid, it is one (a row of clues like ``1 2`` is a
     row, not a header).
 
+    Args:
+        path: The file, or ``-`` for standard input.
+        deadline: A ``time.perf_counter()`` value past which building the position stops (the
+            whole file is still checked first, so bad input is reported whatever the limit).
+
     Raises:
         InputError: Naming the file and line: ragged rows, another character, a header that
             disagrees with the grid, a digit 9, an empty or binary file.
+        ReadingTimedOut: The deadline passed while the (valid) position was being built.
     """
     name = display_name(path)
     lines = [(number, text.strip()) for number, text in read_lines(path) if text.strip()]
@@ -166,7 +186,10 @@ def read_puzzle(path: str) -> PuzzleInput:
                 ) from None
     if len(rows) * len(rows[0]) > MAX_CELLS:
         raise InputError(f"{len(rows)}x{len(rows[0])} is larger than {MAX_CELLS} cells", name, lines[0][0])
-    return PuzzleInput(name, _position(rows, total))
+    position = _position(rows, total, deadline)
+    if position is None:
+        raise ReadingTimedOut(name, len(rows), len(rows[0]), total)
+    return PuzzleInput(name, position)
 
 
 #: Each cell character's code: 0-8 a clue, then unknown, known mine, no cell (numpy lookup table).
@@ -185,25 +208,58 @@ def _code_table() -> Any:
     return table
 
 
-def _position(rows: list[str], total: int | None) -> Position:
-    """The position of validated rows (ASCII cell characters, all one width).
+#: Cells classified between two looks at the deadline while a position is built (about 0.1 s of work).
+_CELLS_PER_STEP = 250_000
+
+
+def _position(rows: list[str], total: int | None, deadline: float | None = None) -> Position | None:
+    """The position of validated rows (ASCII cell characters, all one width), or None past `deadline`.
 
     Built with numpy: a Python loop over the cells of a 3000x3000 puzzle took most of its 13 s
-    of reading; here the cells are classified in one lookup and only the tuples are Python.
+    of reading; here the cells are classified in one lookup and only the tuples are Python. The
+    tuples of a few million cells still take seconds, so they are made a band of rows at a time
+    with a look at the deadline between bands: the time limit covers the reading.
     """
+    import time
+
     import numpy as np
 
-    codes = _code_table()[np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)].reshape(len(rows), len(rows[0]))
+    def late() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
 
-    def cells(mask: Any) -> zip:
+    height, width = len(rows), len(rows[0])
+    codes = _code_table()[np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)].reshape(height, width)
+    clue_cells: list[tuple[int, int]] = []
+    clue_values: list[int] = []
+    mine_cells: list[tuple[int, int]] = []
+    unknown_cells: list[tuple[int, int]] = []
+
+    def add(cells: list[tuple[int, int]], mask: Any, top: int) -> None:
         where = np.nonzero(mask)
-        return zip(where[0].tolist(), where[1].tolist(), strict=True)
+        cells.extend(zip((where[0] + top).tolist(), where[1].tolist(), strict=True))
 
-    clue_mask = codes <= 8
-    clues = dict(zip(cells(clue_mask), codes[clue_mask].tolist(), strict=True))
-    mines = frozenset(cells(codes == _MINE_CODE))
-    unknown = frozenset(cells(codes == _UNKNOWN_CODE))
-    return Position(len(rows), len(rows[0]), clues, mines, unknown, total)
+    band = max(1, _CELLS_PER_STEP // width)
+    for top in range(0, height, band):
+        if late():
+            return None
+        block = codes[top : top + band]
+        clue_mask = block <= 8
+        add(clue_cells, clue_mask, top)
+        clue_values.extend(block[clue_mask].tolist())
+        add(mine_cells, block == _MINE_CODE, top)
+        add(unknown_cells, block == _UNKNOWN_CODE, top)
+    if late():
+        return None
+    clues = dict(zip(clue_cells, clue_values, strict=True))
+    del clue_cells, clue_values
+    if late():
+        return None
+    mines = frozenset(mine_cells)
+    unknown = frozenset(unknown_cells)
+    del mine_cells, unknown_cells
+    if late():
+        return None
+    return Position(height, width, clues, mines, unknown, total)
 
 
 def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int]], str]] = ()) -> Any:
