@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cpsolve import interrupt
-from cpsolve.deduce.position import NEIGHBOUR_STEPS, Cell, Position
+from cpsolve.deduce.position import Cell, Position
+from cpsolve.deduce.search import clue_sum
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -53,14 +54,8 @@ def _model(position: Position) -> tuple[cp_model.CpModel, dict[int, Cell | str],
     mine = {cell: model.new_bool_var(f"mine_{cell[0]}_{cell[1]}") for cell in sorted(position.unknown)}
     owner: dict[int, Cell | str] = {}
     literals: dict[int, cp_model.IntVar] = {}
-    for (row, col), value in sorted(position.clues.items()):
-        around = []
-        for dr, dc in NEIGHBOUR_STEPS:
-            cell = (row + dr, col + dc)
-            if cell in mine:
-                around.append(mine[cell])
-            elif cell in position.known_mines:
-                value -= 1
+    for row, col in sorted(position.clues):
+        around, value = clue_sum(position, (row, col), mine)
         holds = model.new_bool_var(f"clue_{row}_{col}")
         # an empty sum is the constant 0: the clue holds exactly when nothing is left to find
         model.add(sum(around) == value if around else model.new_constant(0) == value).only_enforce_if(holds)

@@ -9,14 +9,18 @@ OR-Tools is imported here only, so the counting path never loads it.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from typing import TypeVar
 
 from cpsolve import interrupt
 from cpsolve.deduce.count import ComponentCount, DeadlineReached
 from cpsolve.deduce.position import NEIGHBOUR_STEPS, Cell, Component, Position
 from cpsolve.outcome import Status, status_from_cp_sat
 
-__all__ = ["solve_position", "enumerate_component"]
+__all__ = ["solve_position", "enumerate_component", "clue_sum"]
 
+
+T = TypeVar("T")
 
 #: How many cells or clues go into the model between two readings of the clock.
 _CHECK_EVERY = 4096
@@ -36,6 +40,27 @@ def _row_major(cells: frozenset[Cell], cols: int) -> list[Cell]:
     pairs = np.array(listed, dtype=np.int64)
     order = np.argsort(pairs[:, 0] * cols + pairs[:, 1], kind="stable")
     return [listed[i] for i in order.tolist()]
+
+
+def clue_sum(position: Position, clue: Cell, mine: Mapping[Cell, T]) -> tuple[list[T], int]:
+    """One clue's constraint in the model: the variables of its unknown neighbours, and how many of them
+    hold a mine (its number less the known mines around it; negative when the flags are already too many).
+
+    Args:
+        position: The position.
+        clue: The clue's cell.
+        mine: Each unknown cell's variable.
+    """
+    row, col = clue
+    value = position.clues[clue]
+    around = []
+    for dr, dc in NEIGHBOUR_STEPS:
+        cell = (row + dr, col + dc)
+        if cell in mine:
+            around.append(mine[cell])
+        elif cell in position.known_mines:
+            value -= 1
+    return around, value
 
 
 def _seconds_left(deadline: float | None) -> float | None:
@@ -67,16 +92,10 @@ def solve_position(position: Position, deadline: float | None = None) -> tuple[S
         mine[cell] = model.new_bool_var(f"mine_{cell[0]}_{cell[1]}")
         if not index % _CHECK_EVERY and _passed(deadline):
             return Status.UNKNOWN, None  # building a model of millions of cells takes longer than a short limit
-    for index, ((row, col), value) in enumerate(position.clues.items()):
+    for index, clue in enumerate(position.clues):
         if not index % _CHECK_EVERY and _passed(deadline):
             return Status.UNKNOWN, None
-        around = []
-        for dr, dc in NEIGHBOUR_STEPS:
-            cell = (row + dr, col + dc)
-            if cell in mine:
-                around.append(mine[cell])
-            elif cell in position.known_mines:
-                value -= 1
+        around, value = clue_sum(position, clue, mine)
         if value < 0 or value > len(around):
             return Status.IMPOSSIBLE, None
         if around:
