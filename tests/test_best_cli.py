@@ -154,6 +154,24 @@ def test_hint_conflict_with_the_total(runner, tmp_path):
     assert answer["status"] == "no_solution" and answer["conflict_total"] is True and len(answer["conflict"]) == 1
 
 
+@pytest.mark.parametrize("total", ["5", "9223372036854775807", "9223372036854775808", "9" * 40])
+def test_hint_a_total_that_cannot_hold_is_the_conflict_alone(runner, tmp_path, total):
+    """More mines than covered cells (past 2^63 - 1 too, which CP-SAT cannot take): the total alone conflicts."""
+    path = tmp_path / "p.txt"
+    path.write_text(f"2 2 {total}\n1.\n..\n")
+    result = runner.invoke(app, ["hint", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["status"] == "no_solution" and answer["total_mines"] == int(total)
+    assert answer["conflict"] == [] and answer["conflict_total"] is True and answer["conflict_minimal"] is True
+    text = runner.invoke(app, ["hint", str(path)])
+    assert text.exit_code == 0 and text.stdout.splitlines()[-1].startswith("the total cannot hold")
+    flagged = tmp_path / "f.txt"
+    flagged.write_text("2 2 0\n1.\n.F\n")  # fewer mines than the flags
+    answer = json.loads(runner.invoke(app, ["hint", str(flagged), "--format", "json"]).stdout)
+    assert answer["conflict"] == [] and answer["conflict_total"] is True
+
+
 def test_hint_exit_codes(runner, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("1 2\n9.\n")

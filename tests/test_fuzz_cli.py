@@ -24,7 +24,7 @@ from cpsolve.cli import app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: The example files the mutations start from.
-SEEDS = sorted(path for folder in ("casual", "codejam", "puzzles", "templates") for path in (EXAMPLES / folder).iterdir()
+SEEDS = sorted(path for folder in ("best", "casual", "codejam", "puzzles", "templates") for path in (EXAMPLES / folder).iterdir()
                if path.suffix in (".in", ".out", ".txt", ".solution"))
 #: Numbers above this in a layout batch ask for a board too large for a quick test (the layout
 #: size limits are tested with the layout command).
@@ -39,8 +39,10 @@ def commands(path: str) -> list[list[str]]:
     runs = [
         ["puzzle", path, "--time-limit", "5"],
         ["puzzle", path, "--count", "--deduce", "--probabilities", "--format", "json", "--time-limit", "5"],
+        ["hint", path, "--format", "json", "--time-limit", "5"],
         ["casual", path],
         ["play", path, "--player", "perfect", "--format", "json"],
+        ["play", path, "--player", "best", "--click", "1,1", "--moves", "--format", "json"],
         ["stats", path],
         ["check", path, cj_out],
         ["check", cj_in, path],

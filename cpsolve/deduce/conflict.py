@@ -64,7 +64,10 @@ def _model(position: Position) -> tuple[cp_model.CpModel, dict[int, Cell | str],
     if position.total is not None:
         holds = model.new_bool_var("total")
         left = position.total - len(position.known_mines)
-        model.add(sum(mine.values()) == left if mine else model.new_constant(0) == left).only_enforce_if(holds)
+        if 0 <= left <= len(mine):
+            model.add(sum(mine.values()) == left if mine else model.new_constant(0) == left).only_enforce_if(holds)
+        else:  # no placement has this many mines (and CP-SAT cannot take a number past 2^63 - 1)
+            model.add_bool_or([holds.Not()])
         owner[holds.index] = "total"
         literals[holds.index] = holds
     return model, owner, literals

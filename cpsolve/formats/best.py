@@ -153,7 +153,10 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
         conflict = advice.conflict
         lines = [f"{title}: no solution"]
         lines.extend(_board(position, advice))
-        if conflict is not None:
+        if conflict is not None and not conflict.clues:
+            # the total by itself: more mines than covered cells, or fewer than the flags
+            lines.append("the total cannot hold: no placement of the covered cells has that many mines")
+        elif conflict is not None:
             what = _cells(conflict.clues) + (" and the total" if conflict.total else "")
             kind = "cannot all hold" + ("" if conflict.minimal else " (time limit reached before it was minimal)")
             lines.append(f"these clues {kind}: {what}")
