@@ -19,6 +19,7 @@ import numpy as np
 
 from cpsolve.board import Board
 from cpsolve.compiled import extension
+from cpsolve.formats.values import counted
 from cpsolve.grid import PaddedGrid, box_sum
 
 __all__ = ["closed_mine_counts", "zero_cells", "zero_component", "count_components", "reveal", "judge"]
@@ -150,7 +151,7 @@ def judge(
     if rows is not None and cols is not None and (height, width) != (rows, cols):
         return f"board is {height}x{width}, expected {rows}x{cols}"
     if mines is not None and board.mine_count != mines:
-        return f"board has {board.mine_count} mines, expected {mines}"
+        return f"board has {counted(board.mine_count, 'mine')}, expected {mines}"
     if clicks != 1 or board.click is None:
         return "board has no click cell" if clicks == 0 or board.click is None else f"board has {clicks} click cells"
     if board.present is not None and not board.present[board.click]:

@@ -42,12 +42,11 @@ def print_comparison(result: Comparison, elapsed: float, where: str, rebuilt: bo
     from rich.table import Table
 
     console = Console(highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
+    from cpsolve.formats.values import counted
+
     resumed = f" ({result.resumed} from the store)" if result.resumed else ""
-    title = (
-        f"{result.cases} cases from {where}"
-        if rebuilt
-        else f"{result.cases} cases{resumed} in {elapsed:.1f}s on {where}"
-    )
+    cases = counted(result.cases, "case")
+    title = f"{cases} from {where}" if rebuilt else f"{cases}{resumed} in {elapsed:.1f}s on {where}"
     table = Table(title=title)
     for heading in (
         "backend",

@@ -145,7 +145,7 @@ def _measures(candidate: Candidate[Cell]) -> str:
 
 def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
     """One file's answer for people: a title, the board with the advice marked, then the advice."""
-    total = "no total" if position.total is None else f"{position.total} mines"
+    total = "no total" if position.total is None else counted(position.total, "mine")
     title = f"{name}: {position.rows}x{position.cols}, {total}"
     if advice.status == "unknown":
         return [f"{title}: unknown (time limit reached)"]

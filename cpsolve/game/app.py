@@ -36,6 +36,7 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
+from cpsolve.formats.values import counted
 from cpsolve.game import assist
 from cpsolve.game.session import (
     SHOWN_EXPLODED,
@@ -440,8 +441,8 @@ class GameApp(App[None]):
         settings = deal.settings
         kind = f"no-guess for {deal.no_guess}" if deal.no_guess else "uniform"
         self.query_one("#title", Static).update(
-            f"cpsolve game · {settings.rows}x{settings.cols}, {settings.mines} mines · {kind} · {settings.start} start"
-            f" · seed {settings.seed}"
+            f"cpsolve game · {settings.rows}x{settings.cols}, {counted(settings.mines, 'mine')} · {kind}"
+            f" · {settings.start} start · seed {settings.seed}"
         )
         self._fit()
         start = f"row {deal.first[0] + 1}, col {deal.first[1] + 1}"
@@ -596,7 +597,7 @@ class GameApp(App[None]):
         here = chances.cells.get(self.cursor)
         where = f"row {self.cursor[0] + 1}, col {self.cursor[1] + 1}"
         cell = f"; {where}: {percent(here)}" if here is not None else ""
-        self._say(f"exact chances: {chances.mines} mines in {len(chances.cells)} cells{cell}")
+        self._say(f"exact chances: {counted(chances.mines, 'mine')} in {counted(len(chances.cells), 'cell')}{cell}")
 
     # -- the best player's hint and auto-step -------------------------------------------------------
 
@@ -662,7 +663,8 @@ class GameApp(App[None]):
             return
         unflagged = [cell for cell in hint.mines if session.state(cell) != FLAGGED]
         self._say(
-            f"hint: {len(hint.safe)} safe ({HINT_SAFE}), {len(unflagged)} mines to flag ({HINT_MINE}): {hint.reason}"
+            f"hint: {len(hint.safe)} safe ({HINT_SAFE}), {counted(len(unflagged), 'mine')} to flag ({HINT_MINE}): "
+            f"{hint.reason}"
         )
 
     def _play_hint(self, hint: assist.Hint) -> None:

@@ -42,6 +42,7 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cpsolve.formats.values import counted
 from cpsolve.grid import Cell
 
 if TYPE_CHECKING:
@@ -321,8 +322,8 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
     may_be_mine = cells - len(reasoning.fixed_safe | forced)
     if may_be_mine < reasoning.problem.mines:
         bounds.impossible = (
-            f"{len(forced)} cells must be safe or the zero cells could not join the fixed safe cells and the click; "
-            f"only {may_be_mine} cells are left for {reasoning.problem.mines} mines"
+            f"{counted(len(forced), 'cell')} must be safe or the zero cells could not join the fixed safe cells and "
+            f"the click; only {counted(may_be_mine, 'cell')} left for {counted(reasoning.problem.mines, 'mine')}"
         )
         return bounds
     if not forced <= reasoning.safe_ok:

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from cpsolve.board import Board
+from cpsolve.formats.values import counted
 from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import LayoutProblem
 from cpsolve.symbols import CLICK, MINE, SAFE
@@ -158,7 +159,7 @@ def reason(problem: LayoutProblem, deadline: float | None = None, bounds: bool =
     reasoning = Reasoning(problem, graph, cells, closed, safe_count, fixed_mines, frozenset(fixed_safe), click)
 
     if len(fixed_mines) > problem.mines:
-        reasoning.impossible = f"the template fixes {len(fixed_mines)} mines, more than {problem.mines}"
+        reasoning.impossible = f"the template fixes {counted(len(fixed_mines), 'mine')}, more than {problem.mines}"
         return reasoning
     if len(fixed_safe) > safe_count:
         reasoning.impossible = f"the template fixes {len(fixed_safe)} safe cells, more than {safe_count}"
