@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 import time
@@ -11,8 +10,16 @@ from typing import Annotated
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import OutputFormat, PuzzleNoTotal, check_seed, check_time_limit
-from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, InputError, UsageError
+from cpsolve.cli.options import (
+    OutputFormat,
+    PuzzleMines,
+    PuzzleNoTotal,
+    check_seed,
+    check_time_limit,
+    check_total_override,
+    with_total_override,
+)
+from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT
 
 __all__ = ["hint"]
 
@@ -23,9 +30,7 @@ def hint(
         list[str],
         typer.Argument(metavar="FILE...", help="Positions in the puzzle format, one per file ('-' for stdin)."),
     ],
-    mines: Annotated[
-        int | None, typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")
-    ] = None,
+    mines: PuzzleMines = None,
     no_total: PuzzleNoTotal = False,
     seed: Annotated[int, typer.Option("--seed", help="Breaks exact ties between equally good guesses.")] = 0,
     output_format: Annotated[
@@ -54,18 +59,13 @@ def hint(
     from cpsolve.formats.puzzle import read_puzzle
     from cpsolve.play.best import advise
 
-    if mines is not None and no_total:
-        raise UsageError("--mines and --no-total cannot be used together")
-    if mines is not None and mines < 0:
-        raise InputError(f"--mines must be 0 or more, got {mines}")
+    check_total_override(mines, no_total)
     check_seed(seed)
     check_time_limit(time_limit)
     positions = [read_puzzle(path) for path in files]  # bad input fails before any answer
     exit_code = EXIT_OK
     for index, item in enumerate(positions):
-        position = item.position
-        if mines is not None or no_total:
-            position = dataclasses.replace(position, total=mines)
+        position = with_total_override(item.position, mines, no_total)
         advice = advise(position, np.random.default_rng(seed), time.perf_counter() + time_limit)
         if advice.timed_out:
             exit_code = EXIT_TIME_LIMIT

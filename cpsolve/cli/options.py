@@ -7,6 +7,7 @@ disagree. Every bound on an option is checked before any work starts.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from enum import Enum
@@ -14,14 +15,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cpsolve.errors import InputError
+from cpsolve.errors import InputError, UsageError
 from cpsolve.game import LEVELS
 from cpsolve.layout import BACKENDS, PHASES
 from cpsolve.play import PLAYERS, START_CONDITIONS
 
+if TYPE_CHECKING:
+    from cpsolve.deduce import Position
+
 __all__ = [
     "PlayerNoTotal",
     "PuzzleNoTotal",
+    "PuzzleMines",
     "FirstClick",
     "StartRule",
     "OutputFormat",
@@ -40,6 +45,8 @@ __all__ = [
     "check_seed",
     "check_output_path",
     "check_resume",
+    "check_total_override",
+    "with_total_override",
     "parse_cell",
 ]
 
@@ -96,6 +103,9 @@ else:
 #: Options several commands share, each stated once.
 PlayerNoTotal = Annotated[bool, typer.Option("--no-total", help="The perfect player does not know the mine count.")]
 PuzzleNoTotal = Annotated[bool, typer.Option("--no-total", help="Ignore the header's total number of mines.")]
+PuzzleMines = Annotated[
+    int | None, typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")
+]
 FirstClick = Annotated[
     str | None, typer.Option("--first", metavar="ROW,COL", help="The first click, 1-based (default the centre).")
 ]
@@ -145,6 +155,21 @@ def check_resume(resume: bool, store_path: str | None) -> None:
     """``--resume`` reads the cases a store already holds, so it needs ``--store``."""
     if resume and not store_path:
         raise InputError("--resume needs --store FILE.db")
+
+
+def check_total_override(mines: int | None, no_total: bool) -> None:
+    """``--mines M`` replaces a position's total and ``--no-total`` removes it: one or the other, M not negative."""
+    if mines is not None and no_total:
+        raise UsageError("--mines and --no-total cannot be used together")
+    if mines is not None and mines < 0:
+        raise InputError(f"--mines must be 0 or more, got {mines}")
+
+
+def with_total_override(position: Position, mines: int | None, no_total: bool) -> Position:
+    """The position with the total ``--mines`` or ``--no-total`` gives it (unchanged without either)."""
+    if mines is None and not no_total:
+        return position
+    return dataclasses.replace(position, total=mines)
 
 
 def parse_cell(text: str, option: str) -> tuple[int, int]:

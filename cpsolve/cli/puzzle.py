@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 from typing import Annotated
@@ -10,8 +9,15 @@ from typing import Annotated
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import OutputFormat, PuzzleNoTotal, check_time_limit
-from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, InputError, UsageError
+from cpsolve.cli.options import (
+    OutputFormat,
+    PuzzleMines,
+    PuzzleNoTotal,
+    check_time_limit,
+    check_total_override,
+    with_total_override,
+)
+from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT
 
 __all__ = ["puzzle"]
 
@@ -28,9 +34,7 @@ def puzzle(
     probabilities: Annotated[
         bool, typer.Option("--probabilities", help="Each unknown cell's exact chance of a mine.")
     ] = False,
-    mines: Annotated[
-        int | None, typer.Option("--mines", metavar="M", help="The total number of mines (overrides the header's).")
-    ] = None,
+    mines: PuzzleMines = None,
     no_total: PuzzleNoTotal = False,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="text (drawn) or json (one object per file, per line).")
@@ -54,10 +58,7 @@ def puzzle(
     from cpsolve.formats.values import json_line
     from cpsolve.outcome import Status
 
-    if mines is not None and no_total:
-        raise UsageError("--mines and --no-total cannot be used together")
-    if mines is not None and mines < 0:
-        raise InputError(f"--mines must be 0 or more, got {mines}")
+    check_total_override(mines, no_total)
     check_time_limit(time_limit)
     # read every file first: bad input fails before any answer is printed; each puzzle's reading
     # counts against its own time limit
@@ -71,9 +72,7 @@ def puzzle(
         puzzles.append((item, complete, time.perf_counter() - began))
     exit_code = EXIT_OK
     for index, (item, complete, reading) in enumerate(puzzles):
-        position = item.position
-        if mines is not None or no_total:
-            position = dataclasses.replace(position, total=mines)
+        position = with_total_override(item.position, mines, no_total)
         deadline = time.perf_counter() + time_limit - reading
         if not complete or time.perf_counter() > deadline:
             analysis = Analysis(Status.UNKNOWN)
