@@ -39,7 +39,6 @@ touches X (Z* is connected), and closure(X + v) still lies in Z*. Every set on t
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -49,6 +48,7 @@ from cpsolve.board import Board
 from cpsolve.formats.values import counted
 from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import LayoutProblem
+from cpsolve.layout.bounds import distances_within
 from cpsolve.symbols import CLICK, MINE, SAFE
 
 __all__ = ["Reasoning", "reason", "apply_bounds", "exhaust", "board_from_zero_set", "ExhaustResult", "OutOfTime"]
@@ -202,7 +202,7 @@ def reason(problem: LayoutProblem, deadline: float | None = None, bounds: bool =
     reasoning.zero_ok = frozenset().union(*regions)
     reasoning.safe_ok = frozenset(other for cell in reasoning.zero_ok for other in closed[cell])
     if click is not None:
-        reasoning.distance = _distances(click, regions[0], closed)
+        reasoning.distance = distances_within([click], regions[0], closed)
     if bounds:
         apply_bounds(reasoning, deadline)
     return reasoning
@@ -226,29 +226,13 @@ def apply_bounds(reasoning: Reasoning, deadline: float | None = None) -> None:
     reasoning.impossible = bounds.impossible
 
 
-def _distances(
-    source: Cell, inside: frozenset[Cell] | set[Cell], closed: dict[Cell, tuple[Cell, ...]]
-) -> dict[Cell, int]:
-    """Breadth-first distances from `source` through cells of `inside` (king steps)."""
-    # plain BFS on the neighbourhood dict: networkx's subgraph views cost ten times more here
-    distance = {source: 0}
-    queue = deque([source])
-    while queue:
-        cell = queue.popleft()
-        for other in closed[cell]:
-            if other in inside and other not in distance:
-                distance[other] = distance[cell] + 1
-                queue.append(other)
-    return distance
-
-
 def _components(inside: set[Cell], closed: dict[Cell, tuple[Cell, ...]]) -> list[set[Cell]]:
     """Connected components (king graph) of a set of cells, in reading order of their first cell."""
     left = set(inside)
     components = []
     for cell in sorted(inside):
         if cell in left:
-            component = set(_distances(cell, left, closed))
+            component = set(distances_within([cell], left, closed))
             left -= component
             components.append(component)
     return components
