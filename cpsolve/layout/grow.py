@@ -136,21 +136,26 @@ def _reach(growth: _Growth, target: Cell, limit: int) -> bool:
     while queue:
         cell = queue.popleft()
         if cell in goals:
-            path = []
-            walk: Cell | None = cell
-            while walk is not None and walk not in growth.zero:
-                path.append(walk)
-                walk = parent[walk]
-            for step in reversed(path):
-                growth.add(step)
-                if len(growth.covered) > limit:
-                    return False
-            return True
+            return _add_path(growth, parent, cell, limit)
         for other in growth.closed[cell]:
             if other in growth.region and other not in parent:
                 parent[other] = cell
                 queue.append(other)
     return False
+
+
+def _add_path(growth: _Growth, parent: dict[Cell, Cell | None], end: Cell, limit: int) -> bool:
+    """Add to Z the path that `parent` leads from Z to `end`; False once it covers more than `limit` cells."""
+    path = []
+    walk: Cell | None = end
+    while walk is not None and walk not in growth.zero:
+        path.append(walk)
+        walk = parent[walk]
+    for cell in reversed(path):
+        growth.add(cell)
+        if len(growth.covered) > limit:
+            return False
+    return True
 
 
 def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int, deadline: float | None = None) -> bool:
@@ -189,17 +194,8 @@ def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int, deadline: 
                     if step < cost.get(other, limit + 1):
                         cost[other], parent[other] = step, cell
                         heapq.heappush(heap, (step, other))
-        if found is None:
+        if found is None or not _add_path(growth, parent, found, limit):
             return False
-        path = []
-        walk: Cell | None = found
-        while walk is not None and walk not in growth.zero:
-            path.append(walk)
-            walk = parent[walk]
-        for step_cell in reversed(path):
-            growth.add(step_cell)
-            if len(growth.covered) > limit:
-                return False
         left -= growth.covered
     return True
 
