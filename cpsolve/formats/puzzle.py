@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -220,8 +221,6 @@ def _position(rows: list[str], total: int | None, deadline: float | None = None)
     tuples of a few million cells still take seconds, so they are made a band of rows at a time
     with a look at the deadline between bands: the time limit covers the reading.
     """
-    import time
-
     import numpy as np
 
     def late() -> bool:
