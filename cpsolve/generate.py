@@ -289,7 +289,7 @@ def play_game(settings: GameSettings, index: int) -> Record:
     began = time.perf_counter()
     mines = draw_board(settings, rng)
     if settings.player == "best":  # the guessing player: its ties from a stream of its own
-        from cpsolve.play.best import play_best
+        from cpsolve.play.best_games import play_best
 
         game = play_best(mines, settings.click, np.random.default_rng([settings.seed, index, 1]))
         won, cleared, extra = game.won, game.cleared, {"guesses": game.guesses}

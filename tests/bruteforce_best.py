@@ -82,7 +82,7 @@ def player_win(position, seed: int = 0) -> Fraction:
     """
     import numpy as np
 
-    from cpsolve.play.best import play_from_position
+    from cpsolve.play.best_games import play_from_position
 
     found = placements(position)
     wins = 0

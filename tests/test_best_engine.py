@@ -12,8 +12,8 @@ from bruteforce_best import optimal_win, placements
 from bruteforce_puzzle import random_puzzle
 from cpsolve.cell_states import COVERED
 from cpsolve.deduce import Position
-from cpsolve.play import best_engine as engine
-from cpsolve.play.best import View
+from cpsolve.deduce import engine
+from cpsolve.deduce.view import View
 
 compiled = pytest.mark.skipif(not engine.compiled(), reason="the C engine was not built")
 
@@ -38,7 +38,7 @@ def run_weights(function, view: View):
 
 @compiled
 def test_compiled_weights_equal_the_exact_ones_and_certainty_is_exact():
-    from cpsolve import _best_engine
+    from cpsolve.deduce import _engine as _best_engine
 
     checked = 0
     for position in random_positions(300, seed=1):
@@ -72,7 +72,7 @@ def test_python_weights_are_the_brute_force_probabilities():
 
 @compiled
 def test_compiled_lookahead_equals_the_python_one():
-    from cpsolve import _best_engine
+    from cpsolve.deduce import _engine as _best_engine
 
     checked = 0
     for position in random_positions(120, seed=3, max_unknown=10, with_total=0.5):  # with and without a total
@@ -96,7 +96,7 @@ def test_compiled_lookahead_equals_the_python_one():
 
 @compiled
 def test_compiled_endgame_finds_the_optimal_win_chance_of_every_guess():
-    from cpsolve import _best_engine
+    from cpsolve.deduce import _engine as _best_engine
 
     checked = 0
     for position in random_positions(200, seed=4, max_unknown=9, with_total=1.0):
@@ -121,7 +121,7 @@ def test_compiled_endgame_finds_the_optimal_win_chance_of_every_guess():
 
 @compiled
 def test_endgame_reports_too_many_solutions_and_a_spent_budget():
-    from cpsolve import _best_engine
+    from cpsolve.deduce import _engine as _best_engine
 
     position = Position(4, 4, {}, frozenset(), frozenset((r, c) for r in range(4) for c in range(4)), total=3)
     view = View.from_position(position)

@@ -82,7 +82,7 @@ def play_best_boards(
     from cpsolve.casual import CasualBoard
     from cpsolve.formats import read_casual_boards
     from cpsolve.formats.best import game_json
-    from cpsolve.play.best import play_board
+    from cpsolve.play.best_games import play_board
 
     if click is None:
         raise UsageError("--player best needs --click ROW,COL (the board fixes the mines, so choose the first click)")

@@ -19,7 +19,8 @@ from typing import Any
 from cpsolve.deduce import Position
 from cpsolve.formats.values import counted
 from cpsolve.grid import Cell
-from cpsolve.play.best import REASONS, Advice, BestGame, Candidate
+from cpsolve.play.best import REASONS, Advice, Candidate
+from cpsolve.play.best_games import BestGame
 from cpsolve.symbols import HOLE, MINE, SAFE
 
 __all__ = ["game_json", "hint_json", "hint_text", "CANDIDATE_MARKS"]

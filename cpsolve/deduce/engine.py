@@ -1,4 +1,4 @@
-"""The best player's engine: the compiled one (``cpsolve/_best_engine.c``) or the same in Python.
+"""The fast engine: the compiled one (``cpsolve/deduce/_engine.c``) or the same in Python.
 
 Four functions, all on a player's view as flat padded arrays (:class:`cpsolve.grid.PaddedGrid`):
 ``state`` (cell states of :mod:`cpsolve.cell_states`), ``shown`` (the number of each cleared
@@ -22,16 +22,13 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
-from cpsolve.grid import Cell, PaddedGrid
-
-if TYPE_CHECKING:
-    from cpsolve.deduce import Position
+from cpsolve.deduce.view import view_position
+from cpsolve.grid import PaddedGrid
 
 __all__ = [
     "OK",
@@ -48,7 +45,6 @@ __all__ = [
     "lookahead_py",
     "endgame_py",
     "open_py",
-    "view_position",
 ]
 
 #: Outcomes of the engine's functions (the same numbers as the C file's).
@@ -61,32 +57,12 @@ MINE_VALUE = 9
 PYTHON_ENDGAME_CELLS = 16
 
 
-_compiled = extension("_best_engine")
+_compiled = extension("deduce._engine")
 
 
 def compiled() -> bool:
     """Whether the C engine was built."""
     return _compiled is not None
-
-
-def view_position(state: bytes, shown: bytes, grid: PaddedGrid, total: int) -> Position:
-    """The view as a :class:`cpsolve.deduce.Position` (absent cells are holes)."""
-    from cpsolve.deduce import Position
-
-    clues: dict[Cell, int] = {}
-    flags: list[Cell] = []
-    unknown: list[Cell] = []
-    for index, mark in enumerate(state):
-        if mark == ABSENT:
-            continue
-        cell = grid.cell(index)
-        if mark == CLEARED:
-            clues[cell] = shown[index]
-        elif mark == FLAGGED:
-            flags.append(cell)
-        else:
-            unknown.append(cell)
-    return Position(grid.rows, grid.cols, clues, frozenset(flags), frozenset(unknown), None if total < 0 else total)
 
 
 def _grid(state: bytes | bytearray, offsets: np.ndarray) -> PaddedGrid:

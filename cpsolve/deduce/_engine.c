@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_buffers.h"
+#include "../_buffers.h"
 
 /* an engine run's outcome */
 enum { OK = 0, NO_SOLUTION = 1, TOO_WIDE = 2, NO_MEMORY = 3 };
@@ -1308,7 +1308,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_best_engine",
-                                    "The best player's probabilities, look-ahead and endgame search in C.", -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_engine",
+                                    "The deduction engine in C: probabilities and certain cells, the look-ahead and the endgame search.", -1, methods};
 
-PyMODINIT_FUNC PyInit__best_engine(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__engine(void) { return PyModule_Create(&module); }
