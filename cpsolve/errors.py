@@ -15,6 +15,8 @@ Example:
 
 from __future__ import annotations
 
+import time
+
 __all__ = [
     "EXIT_OK",
     "EXIT_BAD_INPUT",
@@ -27,6 +29,7 @@ __all__ = [
     "UsageError",
     "TimeLimitError",
     "InternalError",
+    "check_deadline",
 ]
 
 EXIT_OK = 0
@@ -85,3 +88,13 @@ class InternalError(CpsolveError):
     """A bug caught before it reached the output, such as a board the judge rejects."""
 
     exit_code = EXIT_INTERNAL
+
+
+def check_deadline(deadline: float | None) -> None:
+    """Raise :class:`TimeLimitError` once `deadline` (a ``time.perf_counter()`` value) has passed.
+
+    Every engine takes its time limit as such a deadline and stops with this one error, which the
+    command line turns into the answer ``unknown`` and exit code 3.
+    """
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeLimitError("the time limit ran out")

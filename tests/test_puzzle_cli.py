@@ -284,7 +284,7 @@ def test_long_steps_read_the_clock(monkeypatch):
     import time as time_module
 
     from cpsolve.deduce import Position, analyse
-    from cpsolve.deduce.count import DeadlineReached
+    from cpsolve.errors import TimeLimitError
     from cpsolve.deduce.position import reduce_position
     from cpsolve.deduce.search import solve_position
     from cpsolve.outcome import Status
@@ -294,7 +294,7 @@ def test_long_steps_read_the_clock(monkeypatch):
     position = Position(600, 600, clues, frozenset(), frozenset(cells - set(clues)))
     past = time_module.perf_counter() - 1
     assert solve_position(position, past) == (Status.UNKNOWN, None)
-    with pytest.raises(DeadlineReached):
+    with pytest.raises(TimeLimitError):
         reduce_position(position, past)
     assert analyse(position, count=True, deadline=past).status is Status.UNKNOWN
     # and without a deadline the large-board path (no neighbour table) agrees with the small one
@@ -438,24 +438,22 @@ def test_decimal_text_and_ascii_int_against_python():
     assert [ascii_int(text) for text in ["", "-", "1.0", " 1", "1 ", "+1", "1_0", "٣", "²", "0x1"]] == [None] * 10
 
 
-def test_building_a_position_stops_at_the_deadline_after_the_checks(tmp_path, monkeypatch):
-    """The reader looks at the deadline between bands of rows; bad input is reported whatever the time."""
-    import time as time_module
-
+def test_a_puzzle_reads_into_the_flat_view_and_the_same_position(tmp_path):
+    """The reader builds the engine's flat view; the Position built from it lists the same cells."""
     import cpsolve.formats.puzzle as puzzle_format
+    from cpsolve.deduce import View
     from cpsolve.errors import InputError
 
-    path = write(tmp_path, "4 5 3\n1.*..\n..2#.\n?...1\n0.F..\n", "a.txt")
-    past = time_module.perf_counter() - 1
-    with pytest.raises(puzzle_format.ReadingTimedOut) as raised:
-        puzzle_format.read_puzzle(path, deadline=past)
-    stand_in = raised.value.puzzle.position
-    assert (stand_in.rows, stand_in.cols, stand_in.total) == (4, 5, 3) and raised.value.exit_code == 3
-    bad = write(tmp_path, "2 2\n1.\n.9\n", "b.txt")
-    with pytest.raises(InputError, match="line 3"):
-        puzzle_format.read_puzzle(bad, deadline=past)
-    whole = puzzle_format.read_puzzle(path, deadline=time_module.perf_counter() + 60).position
-    monkeypatch.setattr(puzzle_format, "_CELLS_PER_STEP", 5)  # one row a band
-    assert puzzle_format.read_puzzle(path).position == whole
+    path = write(tmp_path, "4 5 3\r\n1.*..\r\n..2#.\r\n?...1\r\n0.F..\r\n", "a.txt")
+    item = puzzle_format.read_puzzle(path)
+    whole = item.position
+    assert (whole.rows, whole.cols, whole.total, item.total) == (4, 5, 3, 3)
     assert whole.clues == {(0, 0): 1, (1, 2): 2, (2, 4): 1, (3, 0): 0}
     assert whole.known_mines == {(0, 2), (3, 2)} and len(whole.unknown) == 20 - 4 - 2 - 1
+    assert (1, 3) not in whole.unknown  # the hole
+    again = View.from_position(whole)
+    assert (again.state, again.shown, again.total) == (item.view.state, item.view.shown, item.view.total)
+    assert item.with_total(None).position.total is None and item.with_total(7).total == 7
+    negative = write(tmp_path, "2 2 -1\n1.\n..\n", "b.txt")
+    with pytest.raises(InputError, match="total of mines must be 0 or more"):
+        puzzle_format.read_puzzle(negative)

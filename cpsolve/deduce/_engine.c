@@ -129,6 +129,8 @@ typedef struct {
     int32_t floating;       /* covered cells next to no number */
     double float_mine, float_safe;  /* weight of a mine / no mine on each floating cell */
     int32_t nwit, nbox, ncomp;
+    int32_t mines_left;     /* mines among the covered cells (the total less the flags), -1 without a total */
+    int32_t cap;            /* the DP's polynomials stop at this many mines */
 } Run;
 
 /* ---- building the boxes ------------------------------------------------------------------- */
@@ -548,6 +550,8 @@ static int engine(const uint8_t *state, const uint8_t *shown, const int64_t *off
     int t = total < 0 ? -1 : total - nflag;          /* mines among the covered cells */
     if (total >= 0 && (t < 0 || t > ncov)) return run->status = NO_SOLUTION;
     int cap_all = t < 0 ? ncov : t;
+    run->mines_left = t;
+    run->cap = cap_all;
     /* forward passes: each component's polynomial */
     if (!RESERVE(w, c_poly_at, ncomp + 1) || !RESERVE(w, c_len, ncomp + 1)) return run->status = NO_MEMORY;
     size_t total_len = 0;
@@ -719,6 +723,64 @@ static Summary summarise(const Run *run)
     return out;
 }
 
+
+/* ---- one placement ---------------------------------------------------------------------- */
+
+/* One placement consistent with the view, from the tables of the run just made (mines marked 1 in
+ * `out` on covered cells, 0 elsewhere): a mine count for each component that the rest of the board
+ * can complete (the suffix table: every feasible entry is a sum of positive terms, never rounded to
+ * 0), then each component's DP walked back from its last state to the first, taking at each step a
+ * transition whose earlier state can reach the mines still to place. A box given m mines has its
+ * first m cells mined; the floating cells take the mines left. */
+static void one_placement(const uint8_t *state, ptrdiff_t size, const Run *run, uint8_t *out)
+{
+    Work *w = &W;
+    int32_t t = run->mines_left, ncomp = run->ncomp;
+    size_t row = (size_t)t + 1;
+    int used = 0;
+    memset(out, 0, size);
+    for (int32_t k = 0; k < ncomp; k++) {
+        const double *p = w->c_poly + w->c_poly_at[k];
+        int m = -1;
+        for (int j = 0; j < w->c_len[k] && m < 0; j++) {
+            if (!(p[j] > 0.0)) continue;
+            if (t < 0) m = j;
+            else if (used + j <= t && w->suffix[row * (k + 1) + used + j] > 0.0) m = j;
+        }
+        if (m < 0) m = 0;  /* cannot happen after a run that found solutions */
+        used += m;
+        /* walk back through component k's layers */
+        int32_t first = w->c_start[k], count = w->c_start[k + 1] - first;
+        const int32_t *L = w->layer + w->c_layer[k];
+        int32_t cur = L[count];
+        int left = m, cum = w->c_cells[k];
+        for (int32_t step = count - 1; step >= 0; step--) {
+            int32_t b = w->c_boxes[first + step];
+            cum -= w->b_size[b];
+            int len = (cum < run->cap ? cum : run->cap) + 1;
+            int32_t from = -1, placed = 0;
+            for (int32_t s = L[step]; s < L[step + 1] && from < 0; s++) {
+                const double *f = w->poly + w->poly_at[s];
+                for (int32_t tr = w->tr_at[s]; tr < w->tr_at[s + 1]; tr++) {
+                    int mm = w->tr_m[tr];
+                    if (w->tr_next[tr] != cur || mm > left || left - mm >= len || !(f[left - mm] > 0.0)) continue;
+                    from = s;
+                    placed = mm;
+                    break;
+                }
+            }
+            if (from < 0) break;  /* cannot happen: the last state was reached from somewhere */
+            for (int q = 0; q < placed; q++) out[w->b_cells[8 * (size_t)b + q]] = 1;
+            left -= placed;
+            cur = from;
+        }
+    }
+    int floating_mines = t < 0 ? 0 : t - used;
+    for (ptrdiff_t i = 0; i < size && floating_mines > 0; i++) {
+        if (state[i] == COVERED && w->box_of[i] < 0) { out[i] = 1; floating_mines--; }
+    }
+}
+
 /* ---- the Python interface ----------------------------------------------------------------- */
 
 
@@ -765,18 +827,26 @@ static PyObject *raise_status(int status)
 /* weights(state, shown, offsets, total, mine_out, safe_out) -> (status, log_count) */
 static PyObject *weights_py(PyObject *self, PyObject *args)
 {
-    PyObject *state, *shown, *offsets, *mine_obj, *safe_obj;
+    PyObject *state, *shown, *offsets, *mine_obj, *safe_obj, *placement_obj = Py_None;
     int total;
-    if (!PyArg_ParseTuple(args, "OOOiOO", &state, &shown, &offsets, &total, &mine_obj, &safe_obj)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOiOO|O", &state, &shown, &offsets, &total, &mine_obj, &safe_obj, &placement_obj))
+        return NULL;
     Views v;
     if (get_view(state, shown, offsets, &v, "weights") < 0) return NULL;
-    Py_buffer mine, safe;
+    Py_buffer mine, safe, placed;
+    int with_placement = placement_obj != Py_None;
     if (get_buffer(mine_obj, &mine, 1, 8, "mine_out") < 0) { release(&v); return NULL; }
     if (get_buffer(safe_obj, &safe, 1, 8, "safe_out") < 0) { PyBuffer_Release(&mine); release(&v); return NULL; }
+    if (with_placement && get_buffer(placement_obj, &placed, 1, 1, "placement_out") < 0) {
+        PyBuffer_Release(&mine);
+        PyBuffer_Release(&safe);
+        release(&v);
+        return NULL;
+    }
     PyObject *result = NULL;
     Py_ssize_t size = v.state.len;
-    if (mine.len < 8 * size || safe.len < 8 * size) {
-        PyErr_SetString(PyExc_ValueError, "weights: the outputs must hold a double per cell");
+    if (mine.len < 8 * size || safe.len < 8 * size || (with_placement && placed.len < size)) {
+        PyErr_SetString(PyExc_ValueError, "weights: the outputs must hold a double (a byte for the placement) per cell");
     } else {
         Run run;
         int status = engine(v.state.buf, v.shown.buf, v.offsets.buf, size, total, NAN, &run);
@@ -785,6 +855,7 @@ static PyObject *weights_py(PyObject *self, PyObject *args)
             double log_count = -INFINITY;
             if (status == OK) {
                 cell_weights(v.state.buf, size, &run, mine.buf, safe.buf);
+                if (with_placement) one_placement(v.state.buf, size, &run, placed.buf);
                 for (Py_ssize_t i = 0; i < size; i++) {  /* per-cell weights relative to the count */
                     double *m = (double *)mine.buf + i, *s = (double *)safe.buf + i;
                     if (*m >= 0.0) { *m /= run.count; *s /= run.count; }
@@ -796,6 +867,7 @@ static PyObject *weights_py(PyObject *self, PyObject *args)
     }
     PyBuffer_Release(&mine);
     PyBuffer_Release(&safe);
+    if (with_placement) PyBuffer_Release(&placed);
     release(&v);
     return result;
 }
@@ -1290,9 +1362,10 @@ static PyObject *endgame_py(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"weights", weights_py, METH_VARARGS,
-     "weights(state, shown, offsets, total, mine_out, safe_out) -> (status, log_count)\n\n"
+     "weights(state, shown, offsets, total, mine_out, safe_out[, placement_out]) -> (status, log_count)\n\n"
      "Each covered cell's share of the solutions with a mine on it (mine_out) and without (safe_out),\n"
      "doubles per padded cell (-1 elsewhere); status 0 ok, 1 no solution, 2 too wide for the DP.\n"
+     "placement_out (a byte per cell, or None): one solution, 1 on its mines.\n"
      "total < 0: the total is unknown. log_count is the natural log of the number of solutions."},
     {"lookahead", lookahead_py, METH_VARARGS,
      "lookahead(state, shown, offsets, total, candidates, out) -> status\n\n"

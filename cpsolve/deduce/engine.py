@@ -4,7 +4,8 @@ Four functions, all on a player's view as flat padded arrays (:class:`cpsolve.gr
 ``state`` (cell states of :mod:`cpsolve.cell_states`), ``shown`` (the number of each cleared
 cell), the eight neighbour ``offsets`` and the total number of mines (-1 when unknown):
 
-- :func:`weights`: each covered cell's chance of holding a mine and of not holding one.
+- :func:`weights`: each covered cell's chance of holding a mine and of not holding one, and
+  on request one solution; :func:`answer` is the same on a :class:`cpsolve.deduce.View`.
 - :func:`lookahead`: for candidate guesses, the chance of each number they may show, and the
   safest cell and the certain clears of the position each number leads to.
 - :func:`endgame`: with few solutions left, each guess's exact chance of winning with best play
@@ -12,9 +13,10 @@ cell), the eight neighbour ``offsets`` and the total number of mines (-1 when un
 - :func:`open_cell`: the game's own reveal (the table's side: it knows the numbers).
 
 The compiled functions count in doubles; the Python ones here count exactly with
-:func:`cpsolve.deduce.weigh` and enumerate exactly, and are the reference the tests hold the
-compiled ones to, the fallback where the extension was not built, and the path for a position
-whose frontier is too wide for the compiled DP. None of the strategy functions sees the mines.
+:func:`cpsolve.deduce.weigh` (one solution by :func:`cpsolve.deduce.solution_of`) and enumerate
+exactly, and are the reference the tests hold the compiled ones to, the fallback where the
+extension was not built, and the path for a position whose frontier is too wide for the compiled
+DP. None of the strategy functions sees the mines.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import numpy as np
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
-from cpsolve.deduce.view import view_position
+from cpsolve.deduce.view import View, view_position
 from cpsolve.grid import PaddedGrid
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "FIELDS",
     "compiled",
     "weights",
+    "answer",
     "lookahead",
     "endgame",
     "open_cell",
@@ -80,14 +83,17 @@ def weights_py(
     total: int,
     mine_out: np.ndarray,
     safe_out: np.ndarray,
+    placement_out: bytearray | None = None,
+    deadline: float | None = None,
 ) -> tuple[int, float]:
     """:func:`weights` by :func:`cpsolve.deduce.weigh` (exact counts, turned into floats at the end)."""
     from math import log
 
-    from cpsolve.deduce import weigh
+    from cpsolve.deduce.weights import solution_of, weigh
 
     grid = _grid(state, offsets)
-    answer = weigh(view_position(bytes(state), bytes(shown), grid, total))
+    position = view_position(bytes(state), bytes(shown), grid, total)
+    answer = weigh(position, deadline)
     mine_out[:] = -1.0
     safe_out[:] = -1.0
     if answer is None:
@@ -96,6 +102,10 @@ def weights_py(
         index = grid.index(*cell)
         mine_out[index] = float(Fraction(w, answer.count))
         safe_out[index] = float(Fraction(answer.count - w, answer.count))
+    if placement_out is not None:
+        placement_out[:] = bytes(len(placement_out))
+        for cell in solution_of(position, deadline) or ():
+            placement_out[grid.index(*cell)] = 1
     return OK, log(answer.count)
 
 
@@ -242,18 +252,49 @@ def weights(
     total: int,
     mine_out: np.ndarray,
     safe_out: np.ndarray,
+    placement_out: bytearray | None = None,
+    deadline: float | None = None,
 ) -> tuple[int, float]:
-    """Each covered cell's chance of a mine (mine_out) and of none (safe_out), -1 on other cells.
+    """Each covered cell's chance of a mine (mine_out) and of none (safe_out), -1 on other cells;
+    and with `placement_out` (a byte per cell) one solution, 1 on its mines.
+
+    A cell's chance is 0.0 exactly when no solution puts a mine there, 1.0 exactly (its safe
+    chance 0.0) when every solution does: certainty is exact although the counts are doubles.
+
+    Args:
+        deadline: A ``time.perf_counter()`` value, read by the Python engine (the compiled one
+            is bounded by its table sizes, not by time).
 
     Returns:
         (status, log of the number of solutions). A component too wide for the compiled DP is
         counted in Python.
+
+    Raises:
+        TimeLimitError: The deadline passed in the Python engine.
     """
     if _compiled is not None:
-        status, log_count = _compiled.weights(state, shown, offsets, total, mine_out, safe_out)
+        status, log_count = _compiled.weights(state, shown, offsets, total, mine_out, safe_out, placement_out)
         if status != TOO_WIDE:
             return status, log_count
-    return weights_py(state, shown, offsets, total, mine_out, safe_out)
+    return weights_py(state, shown, offsets, total, mine_out, safe_out, placement_out, deadline)
+
+
+def answer(view: View, deadline: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`weights` on a view, with one solution: None when no solution exists, else the
+    chance of a mine and of none on each flat cell (-1 off the covered cells) and the solution's
+    mines (a uint8 array, 1 on each).
+
+    Raises:
+        TimeLimitError: The deadline passed in the Python engine.
+    """
+    size = view.grid.size
+    if view.total > size:  # more mines than cells (and maybe past a C int): no solution
+        return None
+    mine, safe, placed = np.empty(size), np.empty(size), bytearray(size)
+    status, _ = weights(view.state, view.shown, view.offsets, view.total, mine, safe, placed, deadline)
+    if status == NO_SOLUTION:
+        return None
+    return mine, safe, np.frombuffer(placed, dtype=np.uint8)
 
 
 def lookahead(

@@ -14,6 +14,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -51,40 +52,48 @@ class View:
 
     @classmethod
     def from_position(cls, position: Position) -> View:
-        """The view of a :class:`cpsolve.deduce.Position` (its holes are absent cells)."""
+        """The view of a :class:`cpsolve.deduce.Position` (its holes are absent cells).
+
+        Raises:
+            ValueError: If the position's total is negative (no view holds it: -1 means unknown).
+        """
+        if position.total is not None and position.total < 0:
+            raise ValueError(f"a total of mines cannot be negative, got {position.total}")
         grid = PaddedGrid(position.rows, position.cols)
-        state = bytearray([ABSENT]) * grid.size
-        shown = bytearray(grid.size)
-        for cell, number in position.clues.items():
-            index = grid.index(*cell)
-            state[index] = CLEARED
-            shown[index] = number
-        for cell in position.known_mines:
-            state[grid.index(*cell)] = FLAGGED
-        for cell in position.unknown:
-            state[grid.index(*cell)] = COVERED
-        return cls(grid, state, shown, -1 if position.total is None else position.total)
+        state = np.full(grid.size, ABSENT, dtype=np.uint8)
+        shown = np.zeros(grid.size, dtype=np.uint8)
+        if position.clues:
+            clues = _indices(grid, position.clues)
+            state[clues] = CLEARED
+            shown[clues] = list(position.clues.values())
+        state[_indices(grid, position.known_mines)] = FLAGGED
+        state[_indices(grid, position.unknown)] = COVERED
+        total = -1 if position.total is None else position.total
+        return cls(grid, bytearray(state.tobytes()), bytearray(shown.tobytes()), total)
 
     def position(self) -> Position:
         """The view as a :class:`cpsolve.deduce.Position`."""
-        return view_position(bytes(self.state), bytes(self.shown), self.grid, self.total)
+        return view_position(self.state, self.shown, self.grid, self.total)
 
 
-def view_position(state: bytes, shown: bytes, grid: PaddedGrid, total: int) -> Position:
+def _indices(grid: PaddedGrid, cells: Iterable[Cell]) -> np.ndarray:
+    """The flat indices of (row, col) cells, in their iteration order."""
+    pairs = np.array(cells if isinstance(cells, list) else list(cells), dtype=np.int64).reshape(-1, 2)
+    return (pairs[:, 0] + 1) * grid.stride + pairs[:, 1] + 1
+
+
+def view_position(state: bytes | bytearray, shown: bytes | bytearray, grid: PaddedGrid, total: int) -> Position:
     """The position a flat view shows (absent cells are holes; `total` -1 when unknown)."""
     from cpsolve.deduce.position import Position
 
-    clues: dict[Cell, int] = {}
-    flags: list[Cell] = []
-    unknown: list[Cell] = []
-    for index, mark in enumerate(state):
-        if mark == ABSENT:
-            continue
-        cell = grid.cell(index)
-        if mark == CLEARED:
-            clues[cell] = shown[index]
-        elif mark == FLAGGED:
-            flags.append(cell)
-        else:
-            unknown.append(cell)
-    return Position(grid.rows, grid.cols, clues, frozenset(flags), frozenset(unknown), None if total < 0 else total)
+    flat = np.frombuffer(state, dtype=np.uint8)
+    clues = np.flatnonzero(flat == CLEARED)
+    numbers = np.frombuffer(shown, dtype=np.uint8)[clues].tolist()
+    return Position(
+        grid.rows,
+        grid.cols,
+        dict(zip(grid.cells(clues), numbers, strict=True)),
+        frozenset(grid.cells(np.flatnonzero(flat == FLAGGED))),
+        frozenset(grid.cells(np.flatnonzero(flat == COVERED))),
+        None if total < 0 else total,
+    )

@@ -12,7 +12,7 @@
   and mines, else its recommended guess with the guess's exact safety.
 
 Each takes a ``deadline`` (a ``time.perf_counter()`` value) where it can run long and raises
-:class:`cpsolve.deduce.count.DeadlineReached` past it; the game runs them off its screen's
+:class:`cpsolve.errors.TimeLimitError` past it; the game runs them off its screen's
 thread.
 """
 
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.errors import InternalError
+from cpsolve.errors import InternalError, TimeLimitError
 from cpsolve.grid import Cell
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def chances(view: Position, deadline: float | None = None) -> Chances:
 
     Raises:
         InternalError: The view has no placement (a person's view always has the board's own).
-        DeadlineReached: The deadline passed first.
+        TimeLimitError: The deadline passed first.
     """
     from cpsolve.deduce import probabilities_of
 
@@ -96,7 +96,7 @@ def safety(view: Position, cells: Iterable[Cell], deadline: float | None = None)
 
     Raises:
         InternalError: The view has no placement.
-        DeadlineReached: The deadline passed first.
+        TimeLimitError: The deadline passed first.
     """
     taken = frozenset(cells) & view.unknown
     if not taken:
@@ -112,7 +112,7 @@ def judge(move: Move, deadline: float | None = None) -> Fraction:
     """Judge a move (sets and returns ``move.safety``): the chance its opened cells were all safe.
 
     Raises:
-        DeadlineReached: The deadline passed first (the move stays unjudged).
+        TimeLimitError: The deadline passed first (the move stays unjudged).
     """
     move.safety = safety(move.before, move.opened, deadline)
     return move.safety
@@ -141,14 +141,13 @@ def hint(view: Position, promised: Iterable[Cell] = (), deadline: float | None =
 
     Raises:
         InternalError: The view has no placement.
-        DeadlineReached: The deadline passed before the view was counted.
+        TimeLimitError: The deadline passed before the view was counted.
     """
-    from cpsolve.deduce.count import DeadlineReached
     from cpsolve.play.best import REASONS, advise
 
     advice = advise(view, None, deadline)
     if advice.status == "unknown":
-        raise DeadlineReached
+        raise TimeLimitError("the time limit ran out")
     if advice.status != "ok":
         raise InternalError("the view shown has no mine placement")
     safe = tuple(sorted(set(advice.safe) | set(promised)))

@@ -427,12 +427,12 @@ def advise(position: Position, rng: np.random.Generator | None = None, deadline:
     """
     from cpsolve.deduce import probabilities_of, weigh
     from cpsolve.deduce.conflict import minimal_conflict
-    from cpsolve.deduce.count import DeadlineReached
+    from cpsolve.errors import TimeLimitError
 
     rng = np.random.default_rng(0) if rng is None else rng
     try:
         weights = weigh(position, deadline)
-    except DeadlineReached:
+    except TimeLimitError:
         return Advice("unknown", timed_out=True)
     if weights is None:
         conflict = minimal_conflict(position, deadline)
