@@ -153,24 +153,3 @@ def test_weights_agree_with_ms_toollib_on_game_positions():
             assert mine[view.grid.index(r, c)] == pytest.approx(theirs[r][c], abs=1e-9)
         checked += 1
     assert checked == 40
-
-
-def test_open_cell_clears_the_zero_region_as_the_game_does():
-    from cpsolve.board import Board
-    from cpsolve.grid import PaddedGrid, mine_numbers
-    from cpsolve.reveal import reveal
-
-    mines = np.zeros((6, 7), dtype=bool)
-    mines[0, 3] = mines[4, 1] = mines[5, 6] = True
-    grid = PaddedGrid(6, 7)
-    number = bytes(grid.pad(mine_numbers(mines).astype(np.uint8)))
-    offsets = np.array(grid.offsets, dtype=np.int64)
-    for function in {engine.open_cell, engine.open_py}:
-        state = bytearray(grid.pad(np.zeros((6, 7), np.uint8), 3).tobytes())
-        shown = bytearray(grid.size)
-        opened = function(state, shown, number, offsets, grid.index(2, 4))
-        cleared = {grid.cell(i) for i, mark in enumerate(state) if mark == 1}
-        expected = reveal(Board(mines, (2, 4)))
-        assert cleared == {(r, c) for r, c in zip(*np.nonzero(expected))}
-        assert opened == len(cleared)
-        assert all(shown[grid.index(*cell)] == mine_numbers(mines)[cell] for cell in cleared)

@@ -180,18 +180,3 @@ def test_play_command_bad_click(runner, tmp_path, args, fragment):
     result = runner.invoke(app, ["play", str(path), "--player", "subset", *args])
     assert result.exit_code == 1
     assert fragment in result.stderr and result.stderr.count("\n") == 1
-
-
-def test_view_position_reads_clue_cells_given_as_an_iterator():
-    """view_position takes any iterable of clue cells: an iterator gives the same view as a list
-    (it used to be spent on the clues, leaving the view without unknown cells or flags)."""
-    from cpsolve.play.game import Game
-    from cpsolve.play.perfect import frontier, view_position
-
-    game = Game(CasualBoard.from_rows(["....", "....", "*..*", ".**."]), "casual")  # it stops short of the bottom row
-    game.start((0, 0))
-    state, tables = bytearray(game._state), game.tables
-    cells = frontier(state, tables.grid).tolist()
-    expected = view_position(tables, state, False, cells)
-    assert expected.unknown and expected.clues
-    assert view_position(tables, state, False, iter(cells)) == expected

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "../_buffers.h"
+#include "_backbone.h"
 
 /* an engine run's outcome */
 enum { OK = 0, NO_SOLUTION = 1, TOO_WIDE = 2, NO_MEMORY = 3 };
@@ -951,62 +952,6 @@ static PyObject *lookahead_py(PyObject *self, PyObject *args)
     return result;
 }
 
-/* open(state, shown, number, offsets, cell) -> cells opened
- *
- * The game's reveal (the table's side, which knows the numbers): clear `cell` and, while a cleared
- * cell shows 0, its covered neighbours; `shown` gets the numbers of the cells cleared. */
-static PyObject *open_py(PyObject *self, PyObject *args)
-{
-    PyObject *state_obj, *shown_obj, *number_obj, *offsets_obj;
-    Py_ssize_t cell;
-    if (!PyArg_ParseTuple(args, "OOOOn", &state_obj, &shown_obj, &number_obj, &offsets_obj, &cell)) return NULL;
-    Py_buffer state, shown, number, offsets;
-    if (get_buffer(state_obj, &state, 1, 1, "state") < 0) return NULL;
-    if (get_buffer(shown_obj, &shown, 1, 1, "shown") < 0) { PyBuffer_Release(&state); return NULL; }
-    if (get_buffer(number_obj, &number, 0, 1, "number") < 0) { PyBuffer_Release(&state); PyBuffer_Release(&shown); return NULL; }
-    if (get_buffer(offsets_obj, &offsets, 0, 8, "offsets") < 0) {
-        PyBuffer_Release(&state); PyBuffer_Release(&shown); PyBuffer_Release(&number); return NULL;
-    }
-    PyObject *result = NULL;
-    Py_ssize_t size = state.len;
-    uint8_t *st = state.buf, *sh = shown.buf;
-    const uint8_t *num = number.buf;
-    const int64_t *off = offsets.buf;
-    const char *error = offsets.len != 64 ? "offsets must be eight int64" : NULL;
-    if (!error && (shown.len < size || number.len < size)) error = "shown and number must be as long as state";
-    if (!error) error = layout_error(st, size, off, NULL);
-    if (!error && (cell < 0 || cell >= size || st[cell] != COVERED)) error = "the cell is not covered";
-    int64_t *stack = error ? NULL : malloc(size * sizeof(int64_t));
-    if (!error && !stack) {
-        PyErr_NoMemory();
-    } else if (error) {
-        PyErr_Format(PyExc_ValueError, "open: %s", error);
-    } else {
-        Py_ssize_t top = 0, opened = 0;
-        st[cell] = CLEARED;
-        sh[cell] = num[cell];
-        opened++;
-        if (!num[cell]) stack[top++] = cell;
-        while (top) {
-            int64_t c = stack[--top];
-            for (int k = 0; k < 8; k++) {
-                int64_t o = c + off[k];
-                if (st[o] != COVERED) continue;
-                st[o] = CLEARED;
-                sh[o] = num[o];
-                opened++;
-                if (!num[o]) stack[top++] = o;
-            }
-        }
-        result = PyLong_FromSsize_t(opened);
-    }
-    free(stack);
-    PyBuffer_Release(&state);
-    PyBuffer_Release(&shown);
-    PyBuffer_Release(&number);
-    PyBuffer_Release(&offsets);
-    return result;
-}
 
 /* ---- the endgame: an exact game-tree search over the solutions ---------------------------- */
 
@@ -1360,6 +1305,62 @@ static PyObject *endgame_py(PyObject *self, PyObject *args)
     return result;
 }
 
+
+/* backbone(state, shown, offsets, placement, budget) -> (status, safe, mines)
+ *
+ * The frontier's backbone without the total (_backbone.h), steered by `placement` (a byte per cell, 1 on
+ * the mines of one placement consistent with the numbers). safe and mines are lists of flat indices;
+ * status 0 done, 1 a search spent its budget (both lists empty), 2 the placement does not fit. */
+typedef struct { PyObject *safe, *mines; int failed; } Noted;
+
+static void note_cell(void *context, int64_t cell, int is_mine)
+{
+    Noted *noted = context;
+    PyObject *index = PyLong_FromLongLong(cell);
+    if (!index || PyList_Append(is_mine ? noted->mines : noted->safe, index) < 0) noted->failed = 1;
+    Py_XDECREF(index);
+}
+
+static PyObject *backbone_py(PyObject *self, PyObject *args)
+{
+    PyObject *state, *shown, *offsets, *placement_obj;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OOOOL", &state, &shown, &offsets, &placement_obj, &budget)) return NULL;
+    Views v;
+    if (get_view(state, shown, offsets, &v, "backbone") < 0) return NULL;
+    Py_buffer placement;
+    if (get_buffer(placement_obj, &placement, 0, 1, "placement") < 0) { release(&v); return NULL; }
+    PyObject *result = NULL;
+    Py_ssize_t size = v.state.len;
+    const uint8_t *st = v.state.buf;
+    const int64_t *off = v.offsets.buf;
+    int64_t *clues = NULL;
+    int32_t *var_of = NULL;
+    Noted noted = {PyList_New(0), PyList_New(0), 0};
+    if (placement.len < size || budget < 1) {
+        PyErr_SetString(PyExc_ValueError, "backbone: placement needs a byte per cell and budget must be positive");
+    } else if (noted.safe && noted.mines && (clues = malloc(size * sizeof(int64_t))) && (var_of = calloc(size, sizeof(int32_t)))) {
+        ptrdiff_t nclues = 0;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            if (st[i] != CLEARED) continue;
+            for (int k = 0; k < 8; k++)
+                if (st[i + off[k]] == COVERED) { clues[nclues++] = i; break; }
+        }
+        int status = frontier_backbone(st, v.shown.buf, placement.buf, off, clues, nclues, var_of, budget, note_cell, &noted);
+        if (status == BACKBONE_NO_MEMORY) PyErr_NoMemory();
+        else if (!noted.failed) result = Py_BuildValue("iOO", status, noted.safe, noted.mines);
+    } else {
+        PyErr_NoMemory();
+    }
+    free(clues);
+    free(var_of);
+    Py_XDECREF(noted.safe);
+    Py_XDECREF(noted.mines);
+    PyBuffer_Release(&placement);
+    release(&v);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"weights", weights_py, METH_VARARGS,
      "weights(state, shown, offsets, total, mine_out, safe_out[, placement_out]) -> (status, log_count)\n\n"
@@ -1375,9 +1376,11 @@ static PyMethodDef methods[] = {
      "endgame(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)\n\n"
      "With at most limit solutions: each uncertain cell's chance of winning when guessed now and played\n"
      "best after (exact game-tree search). status 0 done, 1 no solution, 2 too many solutions, 4 budget out."},
-    {"open", open_py, METH_VARARGS,
-     "open(state, shown, number, offsets, cell) -> opened\n\n"
-     "The game's reveal: clear cell and the zero region around it, copying numbers into shown."},
+    {"backbone", backbone_py, METH_VARARGS,
+     "backbone(state, shown, offsets, placement, budget) -> (status, safe, mines)\n\n"
+     "The frontier's backbone without the total, by flip searches steered by one placement (a byte per\n"
+     "cell, 1 on its mines); the answer depends on the numbers alone. status 0 done, 1 a search spent\n"
+     "its budget (nothing listed), 2 the placement does not fit the numbers."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,6 +1,6 @@
 """The fast engine: the compiled one (``cpsolve/deduce/_engine.c``) or the same in Python.
 
-Four functions, all on a player's view as flat padded arrays (:class:`cpsolve.grid.PaddedGrid`):
+Its functions take a player's view as flat padded arrays (:class:`cpsolve.grid.PaddedGrid`):
 ``state`` (cell states of :mod:`cpsolve.cell_states`), ``shown`` (the number of each cleared
 cell), the eight neighbour ``offsets`` and the total number of mines (-1 when unknown):
 
@@ -10,7 +10,9 @@ cell), the eight neighbour ``offsets`` and the total number of mines (-1 when un
   safest cell and the certain clears of the position each number leads to.
 - :func:`endgame`: with few solutions left, each guess's exact chance of winning with best play
   after it (a game-tree search over the solutions).
-- :func:`open_cell`: the game's own reveal (the table's side: it knows the numbers).
+- :func:`backbone`: the frontier's certain cells without the total, by flip searches steered by one
+  placement (``cpsolve/deduce/_backbone.h``; the perfect player's step, which the compiled players
+  run inside their game loop).
 
 The compiled functions count in doubles; the Python ones here count exactly with
 :func:`cpsolve.deduce.weigh` (one solution by :func:`cpsolve.deduce.solution_of`) and enumerate
@@ -43,11 +45,10 @@ __all__ = [
     "answer",
     "lookahead",
     "endgame",
-    "open_cell",
+    "backbone",
     "weights_py",
     "lookahead_py",
     "endgame_py",
-    "open_py",
 ]
 
 #: Outcomes of the engine's functions (the same numbers as the C file's).
@@ -56,6 +57,8 @@ OK, NO_SOLUTION, TOO_WIDE, OUT_OF_BUDGET = 0, 1, 2, 4
 FIELDS = 4
 #: What a cell shows when it is a mine, in the endgame's tables.
 MINE_VALUE = 9
+#: Nodes one flip search of :func:`backbone` may visit before it gives up (the exact engine then answers).
+BACKBONE_BUDGET = 200_000
 #: The Python endgame search tries every placement of the covered cells: at most this many.
 PYTHON_ENDGAME_CELLS = 16
 
@@ -221,27 +224,6 @@ def endgame_py(
     return OK, count, len(solutions)
 
 
-def open_py(state: bytearray, shown: bytearray, number: bytes, offsets: np.ndarray, cell: int) -> int:
-    """:func:`open_cell` in Python: clear `cell` and the zero region around it."""
-    steps = offsets.tolist()
-    state[cell] = CLEARED
-    shown[cell] = number[cell]
-    opened = 1
-    stack = [cell] if number[cell] == 0 else []
-    while stack:
-        here = stack.pop()
-        for step in steps:
-            other = here + step
-            if state[other] != COVERED:
-                continue
-            state[other] = CLEARED
-            shown[other] = number[other]
-            opened += 1
-            if number[other] == 0:
-                stack.append(other)
-    return opened
-
-
 # -- the entry points: compiled when built, else Python ------------------------------------------
 
 
@@ -340,8 +322,47 @@ def endgame(
     return endgame_py(state, shown, offsets, total, limit, budget, cells_out, values_out)
 
 
-def open_cell(state: bytearray, shown: bytearray, number: bytes, offsets: np.ndarray, cell: int) -> int:
-    """The game's reveal: clear `cell` (covered, safe) and its zero region; the cells opened."""
+def backbone(
+    view: View, placement: bytes | bytearray | np.ndarray | None = None, budget: int = BACKBONE_BUDGET
+) -> tuple[list[int], list[int]]:
+    """The covered cells next to a number that are safe, and those that are mines, in every placement
+    that meets the numbers (the total is not used): flat indices.
+
+    Compiled, it runs flip searches (``cpsolve/deduce/_backbone.h``) steered by `placement`, one
+    placement that meets the numbers (a byte per cell, 1 on its mines; by default the one
+    :func:`answer` gives). The placement only orders the search: the answer is the same for every
+    placement, since each cell reported was proven by an exhaustive search and each cell left out
+    has a placement, found and checked, with its other value. A search that spends `budget` nodes,
+    and the Python engine, answer by exact counting instead.
+
+    Raises:
+        ValueError: If `placement` does not meet the numbers.
+    """
     if _compiled is not None:
-        return _compiled.open(state, shown, number, offsets, cell)
-    return open_py(state, shown, number, offsets, cell)
+        if placement is None:
+            unknown_total = View(view.grid, view.state, view.shown, -1)
+            found = answer(unknown_total)
+            if found is None:  # no placement at all: nothing to report
+                return [], []
+            placement = found[2]
+        status, safe, mines = _compiled.backbone(view.state, view.shown, view.offsets, placement, budget)
+        if status == 2:
+            raise ValueError("the placement does not meet the numbers")
+        if status == 0:
+            return sorted(safe), sorted(mines)
+    return backbone_py(view)
+
+
+def backbone_py(view: View) -> tuple[list[int], list[int]]:
+    """:func:`backbone` by exact counting (:func:`cpsolve.deduce.backbone` on the view without its total)."""
+    from cpsolve.deduce.weights import backbone as exact_backbone
+
+    answer_ = exact_backbone(view_position(view.state, view.shown, view.grid, -1))
+    if answer_ is None:
+        return [], []
+    grid = view.grid
+    state = view.state
+    near_number = {cell + step for cell, mark in enumerate(state) if mark == CLEARED for step in view.offsets.tolist()}
+    safe = sorted(i for i in (grid.index(*cell) for cell in answer_[0]) if i in near_number)
+    mines = sorted(i for i in (grid.index(*cell) for cell in answer_[1]) if i in near_number)
+    return safe, mines

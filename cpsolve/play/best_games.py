@@ -1,8 +1,9 @@
 """The best player's games: on a board from a first click, or on from a position.
 
-The strategy (:func:`cpsolve.play.best.decide`) reads the view only; the mines stay in a
-separate table (:class:`_Table`) that answers reveals and nothing else, so the player learns
-the board only through what a reveal shows.
+The strategy (:func:`cpsolve.play.best.decide`) reads the view only
+(:meth:`cpsolve.play.core.GameState.view`: the numbers of the cleared cells, the flags, the total);
+the game core keeps the mines and answers reveals, so the player learns the board only through
+what a reveal shows.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
-from cpsolve.deduce import engine
+from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.deduce.view import View
-from cpsolve.grid import Cell, PaddedGrid, mine_numbers
+from cpsolve.errors import InternalError
+from cpsolve.grid import Cell, mine_numbers
 from cpsolve.play.best import decide
+from cpsolve.play.core import GameState
+from cpsolve.play.tables import BoardTables
 
 if TYPE_CHECKING:
     from cpsolve.casual import CasualBoard
@@ -57,53 +60,34 @@ class BestGame:
     risk: float = 0.0
 
 
-class _Table:
-    """The hidden board: it knows the mines and answers reveals, nothing else."""
-
-    def __init__(self, mines: np.ndarray, present: np.ndarray, view: View):
-        grid = view.grid
-        self.mine = bytes(grid.pad((mines & present).astype(np.uint8)))
-        self.number = bytes(grid.pad(mine_numbers(mines & present).astype(np.uint8)))
-        self.safe_left = sum(1 for i, mark in enumerate(view.state) if mark == COVERED and not self.mine[i])
-        self.view = view
-
-    def reveal(self, index: int) -> bool:
-        """Clear a covered cell and its zero region; False (and nothing cleared) on a mine."""
-        if self.mine[index]:
-            return False
-        v = self.view
-        self.safe_left -= engine.open_cell(v.state, v.shown, self.number, v.offsets, index)
-        return True
-
-
-def _play_on(view: View, table: _Table, rng: np.random.Generator, game: BestGame) -> BestGame:
-    """Deduce and guess from the view until the table says won or lost; fills in `game`."""
-    grid, moves = view.grid, game.moves
-    while table.safe_left:
-        decision = decide(view, rng)
+def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> BestGame:
+    """Deduce and guess from the view until the game is won or lost; fills in `record`."""
+    grid, moves, state = game.tables.grid, record.moves, game.state
+    while game.safe_left:
+        decision = decide(game.view(), rng)
         for index in decision.mines:
-            view.state[index] = FLAGGED
+            state[index] = FLAGGED
         if decision.safe:
             for index in decision.safe:
-                if view.state[index] == COVERED:  # an earlier one's zero region may have opened it
+                if state[index] == COVERED:  # an earlier one's cascade may have opened it
                     if moves is not None:
                         moves.append(Move(grid.cell(index), "safe"))
-                    if not table.reveal(index):  # pragma: no cover - certain cells are safe
-                        raise RuntimeError("the best player revealed a mine it deduced safe")
+                    if game.reveal(index) is None:  # pragma: no cover - certain cells are safe
+                        raise InternalError("the best player revealed a mine it deduced safe")
             continue
         guess = decision.guess
         if guess is None:  # pragma: no cover - a consistent view with covered cells has a guess
-            raise RuntimeError(f"the best player found no move ({decision.reason})")
-        game.guesses += 1
-        game.risk += 1 - float(guess.safety)
+            raise InternalError(f"the best player found no move ({decision.reason})")
+        record.guesses += 1
+        record.risk += 1 - float(guess.safety)
         if moves is not None:
             moves.append(Move(grid.cell(guess.cell), "guess", float(guess.safety)))
-        if not table.reveal(guess.cell):
+        if game.reveal(guess.cell) is None:
             break
-    game.won = table.safe_left == 0
-    game.covered = table.safe_left
-    game.cleared += sum(1 for mark in view.state if mark == CLEARED)
-    return game
+    record.won = game.won
+    record.covered = game.safe_left
+    record.cleared += game.cleared
+    return record
 
 
 def play_best(
@@ -129,12 +113,9 @@ def play_best(
     present = np.ones(mines.shape, dtype=bool) if present is None else present
     if not (0 <= click[0] < rows and 0 <= click[1] < cols) or not present[click] or mines[click]:
         raise ValueError(f"first click {click} is not a safe cell")
-    grid = PaddedGrid(rows, cols)
-    start = grid.pad(np.where(present, COVERED, ABSENT).astype(np.uint8), ABSENT)
-    view = View(grid, bytearray(start.tobytes()), bytearray(grid.size), int(np.count_nonzero(mines & present)))
-    table = _Table(mines, present, view)
-    table.reveal(grid.index(*click))
-    return _play_on(view, table, rng, BestGame(False, 0, 0, 0, [Move(click, "first")] if record_moves else None))
+    game = GameState(BoardTables.build(mines, present))
+    game.reveal(game.tables.grid.index(*click))
+    return _play_on(game, rng, BestGame(False, 0, 0, 0, [Move(click, "first")] if record_moves else None))
 
 
 def play_from_position(
@@ -147,14 +128,13 @@ def play_from_position(
         ValueError: If the mines do not fit the position (its numbers, flags or total).
     """
     mines = frozenset(mines)
-    view = View.from_position(position)
-    grid = view.grid
     board = np.zeros((position.rows, position.cols), dtype=bool)
+    present = np.zeros((position.rows, position.cols), dtype=bool)
     for cell in mines:
         board[cell] = True
-    present = np.array(
-        [[view.state[grid.index(r, c)] != ABSENT for c in range(position.cols)] for r in range(position.rows)]
-    )
+    for cells in (position.clues, position.known_mines, position.unknown):
+        for cell in cells:
+            present[cell] = True
     numbers = mine_numbers(board & present)
     if (
         not position.known_mines <= mines
@@ -163,13 +143,15 @@ def play_from_position(
         or any(numbers[cell] != n for cell, n in position.clues.items())
     ):
         raise ValueError("the mines do not fit the position")
-    table = _Table(board, present, view)
-    return _play_on(
-        view,
-        table,
-        rng,
-        BestGame(False, 0, -sum(1 for m in view.state if m == CLEARED), 0, [] if record_moves else None),
-    )
+    game = GameState(BoardTables.build(board, present))
+    index = game.tables.grid.index
+    for cell in position.clues:
+        game.state[index(*cell)] = CLEARED
+    for cell in position.known_mines:
+        game.state[index(*cell)] = FLAGGED
+    game.cleared = len(position.clues)
+    record = BestGame(False, 0, -len(position.clues), 0, [] if record_moves else None)
+    return _play_on(game, rng, record)
 
 
 def play_on(game: Game, click: Cell, rng: np.random.Generator) -> BestGame:

@@ -57,7 +57,8 @@ from cpsolve.compiled import extension
 from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, PaddedGrid
 from cpsolve.play import PLAYERS
-from cpsolve.play.perfect import perfect_deductions, view_position
+from cpsolve.play.core import GameState
+from cpsolve.play.perfect import perfect_deductions
 from cpsolve.play.subset import subset_deductions
 from cpsolve.play.tables import BoardTables
 
@@ -139,10 +140,8 @@ class Game:
 
     # set for each game by _reset
     _state: bytearray
-    cleared: int
     deductions: int
     fallbacks: int
-    lost: bool
     first_click: Cell | None
 
     def __init__(
@@ -162,6 +161,7 @@ class Game:
         self.search_budget = search_budget
         self.board = board
         self.tables = BoardTables.build(board.mines, board.present)
+        self.core = GameState(self.tables)  # the game core: the cells and the rules
         size = self.tables.grid.size
         # the worklist's scratch arrays, kept between calls (a generator plays millions of games)
         self._queued = bytearray(size)
@@ -176,6 +176,7 @@ class Game:
         """
         self.board = CasualBoard(mines, self.board.present)
         self.tables = self.tables.with_mines(mines)
+        self.core.tables = self.tables
         self._reset()
 
     @property
@@ -191,7 +192,17 @@ class Game:
     @property
     def won(self) -> bool:
         """True once every safe cell is cleared."""
-        return self.cleared == self.tables.safe_total and not self.lost
+        return self.core.won
+
+    @property
+    def cleared(self) -> int:
+        """Safe cells cleared so far."""
+        return self.core.cleared
+
+    @property
+    def lost(self) -> bool:
+        """True once a reveal hit a mine."""
+        return self.core.lost
 
     # -- starting a game --------------------------------------------------------------------
 
@@ -237,7 +248,7 @@ class Game:
             if mine[index]:
                 raise ValueError(f"cleared cell {cell} is a mine")
             state[index] = CLEARED
-            self.cleared += 1
+            self.core.cleared += 1
             shown.append(index)
         # the casual rules first, from every shown number (the compiled players start from theirs)
         dirty: set[int] = set()
@@ -258,7 +269,7 @@ class Game:
             raise ValueError("the game is lost")
         index = self._covered_index(cell, "revealed cell")
         if self.tables.mine[index]:
-            self.lost = True
+            self.core.exploded = index
             return False
         self._play_on(self._apply((index,), ()))
         return True
@@ -266,9 +277,9 @@ class Game:
     # -- what the player sees ---------------------------------------------------------------
 
     def view(self) -> Position:
-        """What the player sees, as a clue puzzle: the shown numbers next to covered cells, the
-        flags, every covered cell unknown, and the total when the player knows it."""
-        return view_position(self.tables, self._state, self.use_total, whole=True)
+        """What the player sees, as a clue puzzle: the shown numbers, the flags, every covered cell
+        unknown, and the total when the player knows it."""
+        return self.core.view(self.use_total).position()
 
     def end(self, click: Cell | None = None) -> GameEnd:
         """The game's state now; its click is `click`, else the first click ((-1, -1) after :meth:`resume`)."""
@@ -299,11 +310,10 @@ class Game:
     # -- the rules --------------------------------------------------------------------------
 
     def _reset(self) -> None:
-        self._state = bytearray(self.tables.start_state)
-        self.cleared = 0
+        self.core.restart()
+        self._state = self.core.state
         self.deductions = 0
         self.fallbacks = 0
-        self.lost = False
         self.first_click = None
 
     def _covered_index(self, cell: Cell, what: str) -> int:
@@ -331,7 +341,7 @@ class Game:
         (without it) is stuck; what it proves without the total holds with it."""
         while self.player == "perfect" and self.use_total and self.cleared < self.tables.safe_total:
             self.deductions += 1
-            safe, mines = perfect_deductions(self.tables, self._state, self.use_total)
+            safe, mines = perfect_deductions(self.tables, self._state, self.use_total, fast=True)
             if not safe and not mines:
                 return
             self._apply(safe, mines)
@@ -351,7 +361,7 @@ class Game:
         status, cleared, deductions = _play_engine.advance(
             self._state, tables.number, tables.mine, tables.offsets, start, LEVELS[self.player], self.search_budget
         )
-        self.cleared += cleared
+        self.core.cleared += cleared
         self.deductions += deductions
         if status == UNSOUND:
             raise InternalError(f"the compiled {self.player} player cleared a mine or flagged a safe cell")
@@ -387,7 +397,7 @@ class Game:
         count, cleared = run_rules(
             cell, state, self.tables.number, self.tables.offsets, self._queued, self._work, self._changed
         )
-        self.cleared += cleared - was_cleared
+        self.core.cleared += cleared - was_cleared
         return set(self._changed[:count])
 
     def _apply(self, safe: Iterable[int], mines: Iterable[int]) -> set[int]:
