@@ -115,11 +115,11 @@ def perfect_deductions(
         found = engine.answer(View(tables.grid, state, shown, tables.mine_total if use_total else -1))
         if found is None:
             raise InternalError("the perfect player's view has no consistent placement")
-        mine, safe, _ = found
+        mine_weight, safe_weight, _ = found
         covered = flat == COVERED
-        return set(np.flatnonzero(covered & (mine == 0.0)).tolist()), set(
-            np.flatnonzero(covered & (safe == 0.0)).tolist()
-        )
+        certain_safe = np.flatnonzero(covered & (mine_weight == 0.0)).tolist()
+        certain_mines = np.flatnonzero(covered & (safe_weight == 0.0)).tolist()
+        return set(certain_safe), set(certain_mines)
     _, backbone = _deduce()
     clue_cells = frontier(state, tables.grid).tolist()
     if not clue_cells and not use_total:
