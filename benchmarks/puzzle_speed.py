@@ -174,8 +174,8 @@ def main() -> None:
         print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
               f"load {load:.1f} at the end; median of {options.runs} runs each, in turn")
         peer = statistics.median(times["ms-toollib cal_probability_onboard"])
-        print(f"| command | median s | min s | max s | ratio to ms-toollib |")
-        print(f"|---|---:|---:|---:|---:|")
+        print("| command | median s | min s | max s | ratio to ms-toollib |")
+        print("|---|---:|---:|---:|---:|")
         for name, values in times.items():
             median = statistics.median(values)
             print(f"| {name} | {median:.2f} | {min(values):.2f} | {max(values):.2f} | {median / peer:.2f} |")

@@ -8,13 +8,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from bruteforce_best import optimal_win, placements, player_win
 from bruteforce_puzzle import neighbours, random_puzzle
-from cpsolve.casual import CasualBoard
+
 from cpsolve.deduce import Position
 from cpsolve.generate import GameSettings, draw_board
 from cpsolve.play import best, best_games
+from cpsolve.play.casual import Board
 
 
 def full(rows: int, cols: int) -> frozenset:
@@ -150,7 +150,7 @@ def test_the_player_on_the_game_api_plays_the_same_games():
     for k in range(12):
         mines = draw_board(settings, np.random.default_rng([17, k]))
         ours = best_games.play_best(mines, (0, 0), np.random.default_rng([17, k, 1]))
-        board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
+        board = Board(mines, None, np.ones(mines.shape, dtype=bool))
         theirs = best_games.play_on(Game(board, "perfect", use_total=True), (0, 0), np.random.default_rng([17, k, 1]))
         assert (ours.won, ours.covered, ours.guesses) == (theirs.won, theirs.covered, theirs.guesses)
         assert ours.risk == pytest.approx(theirs.risk, abs=1e-9)
@@ -165,7 +165,7 @@ def test_before_its_first_guess_the_player_has_cleared_what_the_perfect_player_w
     settings = GameSettings(16, 16, 40, first=(7, 7))
     for k in range(20):
         mines = draw_board(settings, np.random.default_rng([19, k]))
-        board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
+        board = Board(mines, None, np.ones(mines.shape, dtype=bool))
         perfect = play_from(board, (7, 7), "perfect", use_total=True)
         game = best_games.play_best(mines, (7, 7), np.random.default_rng(0), record_moves=True)
         cleared = np.zeros(mines.shape, dtype=bool)
@@ -238,6 +238,7 @@ def test_conflicts_are_minimal():
     """On contradictory positions: the set's clues (with the total when named) have no placement,
     and dropping any one of them leaves one."""
     from bruteforce_puzzle import solutions
+
     from cpsolve.deduce.conflict import minimal_conflict
 
     rng = random.Random(31)

@@ -10,7 +10,6 @@ import pytest
 
 from cpsolve.cli import app
 from cpsolve.generate import GameSettings, draw_board
-from cpsolve.grid import mine_numbers
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

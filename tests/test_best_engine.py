@@ -7,12 +7,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from bruteforce_best import optimal_win, placements
 from bruteforce_puzzle import random_puzzle
+
 from cpsolve.cell_states import COVERED
-from cpsolve.deduce import Position
-from cpsolve.deduce import engine
+from cpsolve.deduce import Position, engine
 from cpsolve.deduce.view import View
 
 compiled = pytest.mark.skipif(not engine.compiled(), reason="the C engine was not built")

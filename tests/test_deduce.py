@@ -8,10 +8,10 @@ from fractions import Fraction
 from math import comb
 
 import pytest
+from bruteforce_puzzle import count_column_by_column, lattice_band, neighbours, oracle, random_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruteforce_puzzle import count_column_by_column, lattice_band, neighbours, oracle, random_puzzle
 from cpsolve.deduce import Position, analyse, backbone, solution_of, weigh
 from cpsolve.deduce import count as count_module
 from cpsolve.deduce import search as search_module

@@ -205,9 +205,9 @@ def test_view_is_the_game_view_when_flags_are_right():
 
 
 def _casual_board(deal):
-    from cpsolve.casual import CasualBoard
+    from cpsolve.play.casual import Board
 
-    return CasualBoard(deal.mines, np.ones(deal.mines.shape, dtype=bool))
+    return Board(deal.mines, None, np.ones(deal.mines.shape, dtype=bool))
 
 
 def test_view_leaves_out_the_cells_the_start_rule_promises_until_they_are_cleared():

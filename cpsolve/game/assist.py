@@ -121,10 +121,10 @@ def judge(move: Move, deadline: float | None = None) -> Fraction:
 def needed_guess(deal: Deal) -> bool:
     """Whether the board needs a guess from its first click: the perfect player, knowing the
     total, does not clear it (a no-guess board for any player never does)."""
-    from cpsolve.casual import CasualBoard
     from cpsolve.play import play_from
+    from cpsolve.play.casual import Board
 
-    board = CasualBoard(deal.mines, np.ones(deal.mines.shape, dtype=bool))
+    board = Board(deal.mines, None, np.ones(deal.mines.shape, dtype=bool))
     return not play_from(board, deal.first, "perfect", True).won
 
 

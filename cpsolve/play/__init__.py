@@ -4,7 +4,7 @@ Players (each one's rules include the previous one's):
 
 - ``casual``: the contest's two rules. For every cleared cell, with f, c and m its flagged,
   covered and mined neighbours: if f == m clear the covered neighbours; if f + c == m flag them.
-  Applied until nothing changes (the compiled engine of :mod:`cpsolve.casual`, unchanged).
+  Applied until nothing changes (the compiled engine of :mod:`cpsolve.play.casual`, unchanged).
 - ``subset``: casual plus the subset rule. For two cleared cells whose sets of covered,
   unflagged neighbours satisfy A within B, the mines B still lacks beyond A's lie in B minus A;
   if none, clear them all; if as many as the cells, flag them all. Applied until nothing changes.

@@ -22,8 +22,8 @@ from cpsolve.play.core import GameState
 from cpsolve.play.tables import BoardTables
 
 if TYPE_CHECKING:
-    from cpsolve.casual import CasualBoard
     from cpsolve.deduce import Position
+    from cpsolve.play.casual import Board
     from cpsolve.play.game import Game
 
 __all__ = ["Move", "BestGame", "play_best", "play_board", "play_from_position", "play_on"]
@@ -180,16 +180,16 @@ def play_on(game: Game, click: Cell, rng: np.random.Generator) -> BestGame:
     return BestGame(game.won, end.covered, end.cleared, guesses, None, risk)
 
 
-def play_board(board: CasualBoard, click: Cell, seed: int, number: int, record_moves: bool = False) -> BestGame:
+def play_board(board: Board, click: Cell, seed: int, number: int, record_moves: bool = False) -> BestGame:
     """One game on a board of a file (``play --player best``): ties broken by
     ``numpy.random.default_rng([seed, number])``, so each board's game depends only on it.
 
     Args:
-        board: A :class:`cpsolve.casual.CasualBoard`.
+        board: A :class:`cpsolve.play.casual.Board`.
         click: The 0-based first click (a safe cell).
         seed: The generator's seed.
         number: The board's number in its file.
         record_moves: Keep every reveal.
     """
     rng = np.random.default_rng([seed, number])
-    return play_best(board.mines, click, rng, board.present, record_moves)
+    return play_best(board.mines, click, rng, board.present_mask, record_moves)

@@ -51,12 +51,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.casual import CasualBoard, CasualResult, FinalState, run_rules, solve_casual
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, PaddedGrid
 from cpsolve.play import PLAYERS
+from cpsolve.play.casual import Board, CasualResult, FinalState, run_rules, solve_casual
 from cpsolve.play.core import GameState
 from cpsolve.play.perfect import perfect_deductions
 from cpsolve.play.subset import subset_deductions
@@ -131,7 +131,7 @@ class Game:
         first_click: The first click of a game begun by :meth:`start` (None after :meth:`resume`).
 
     Example:
-        >>> board = CasualBoard.from_rows(["...", "...", "..*"])
+        >>> board = Board.from_rows(["...", "...", "..*"], mine_chars="M*")
         >>> game = Game(board, "perfect")
         >>> game.start((0, 0))
         >>> game.won
@@ -146,7 +146,7 @@ class Game:
 
     def __init__(
         self,
-        board: CasualBoard,
+        board: Board,
         player: str = "casual",
         use_total: bool = True,
         *,
@@ -160,7 +160,7 @@ class Game:
         self.compiled = compiled and _play_engine is not None
         self.search_budget = search_budget
         self.board = board
-        self.tables = BoardTables.build(board.mines, board.present)
+        self.tables = BoardTables.build(board.mines, board.present_mask)
         self.core = GameState(self.tables)  # the game core: the cells and the rules
         size = self.tables.grid.size
         # the worklist's scratch arrays, kept between calls (a generator plays millions of games)
@@ -174,7 +174,7 @@ class Game:
 
         The generator draws many boards of one shape; this spares it rebuilding them.
         """
-        self.board = CasualBoard(mines, self.board.present)
+        self.board = Board(mines, None, self.board.present)
         self.tables = self.tables.with_mines(mines)
         self.core.tables = self.tables
         self._reset()
@@ -430,14 +430,14 @@ class Game:
 
 
 def play_from(
-    board: CasualBoard, click: Cell, player: str = "casual", use_total: bool = True, *, compiled: bool = True
+    board: Board, click: Cell, player: str = "casual", use_total: bool = True, *, compiled: bool = True
 ) -> GameEnd:
     """The final state of `player` from first click `click` (0-based, a safe cell)."""
     return Game(board, player, use_total, compiled=compiled).play(click)
 
 
 def best_first_click(
-    board: CasualBoard,
+    board: Board,
     player: str = "casual",
     use_total: bool = True,
     click: Cell | None = None,
@@ -469,7 +469,7 @@ def best_first_click(
         return CasualResult(end.covered, click, end.cleared, end.flagged, 1, end.state)
     if game.safe_total == 0:
         return CasualResult(0, None, 0, 0, 0)
-    safe = board.present & ~board.mines
+    safe = board.present_mask & ~board.mines
     zero = safe & (game.tables.numbers == 0)
     candidates: list[Cell] = [(int(row), int(col)) for row, col in np.argwhere(zero)]
     if player == "perfect" and use_total:
