@@ -6,7 +6,7 @@ of the game and nothing else:
 
 - :meth:`GameState.reveal`: a covered cell is opened; a mine ends the game; a safe cell is
   cleared, and from every cleared 0 its covered neighbours too (the cascade). Flags stay.
-- :meth:`GameState.chord`: a cleared number whose flagged neighbours match it opens its other
+- :meth:`GameState.chord_targets`: a cleared number whose flagged neighbours match it opens its other
   covered neighbours.
 - :meth:`GameState.toggle_flag`, and :meth:`GameState.cover` to take cells back (a person's undo).
 - :meth:`GameState.view`: what the player sees, as the flat :class:`cpsolve.deduce.View` the
