@@ -32,7 +32,7 @@ class Chances(Mapping[Cell, float]):
     """Each unknown cell's chance of a mine, held as a rows x cols array (NaN off the unknown cells).
 
     A mapping from (row, col) to the chance, so ``chances[(r, c)]`` and ``chances.items()`` read
-    like a dict; writers that draw a whole board use :attr:`grid` directly.
+    like a dict; writers that draw a whole board use ``grid`` directly.
 
     Attributes:
         grid: The chances, rows x cols, NaN on cells that are not unknown.
