@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from cpsolve.errors import InputError, InternalError, TimeLimitError, UsageError
+from cpsolve.errors import InputError, InternalError, TimeLimitError, UsageError, parameter
 from cpsolve.formats.values import counted
 from cpsolve.grid import box_sum, mine_numbers
 from cpsolve.outcome import Record, Status
@@ -262,7 +262,7 @@ def generate_boards(settings: GameSettings, count: int, time_limit: float | None
                 raise TimeLimitError(
                     f"board {number + 1} not found in {time_limit:g} s: {counted(tries, 'draw')}, none won by the "
                     f"{settings.player} player; {number} of {counted(count, 'board')} printed "
-                    f"(fewer mines, another player or a longer --time-limit may do)"
+                    f"(fewer mines, another player or a longer {parameter('time_limit')} may do)"
                 )
         # the check: a fresh game on the board, as a reader of the output would play it
         if (
