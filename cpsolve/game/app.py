@@ -94,7 +94,7 @@ def describe_safety(move: Move) -> str:
     if move.safety == 1:
         return "was that a guess? no: certain from what was shown"
     outcome = "and it lost" if move.exploded else "and it held"
-    return f"was that a guess? yes: {what} safe with chance {percent(move.safety)}, {outcome}"
+    return f"was that a guess? yes: {what} safe with chance {percent(Fraction(move.safety))}, {outcome}"
 
 
 def _chance_style(chance: Fraction) -> Style:

@@ -30,7 +30,8 @@ from cpsolve.grid import Cell
 
 if TYPE_CHECKING:
     from cpsolve.deduce import Position, Weights
-    from cpsolve.game.session import Deal, Move
+    from cpsolve.game.session import Deal
+    from cpsolve.play.core import Move
 
 __all__ = ["Chances", "Hint", "chances", "safety", "judge", "needed_guess", "hint"]
 
@@ -114,8 +115,11 @@ def judge(move: Move, deadline: float | None = None) -> Fraction:
     Raises:
         TimeLimitError: The deadline passed first (the move stays unjudged).
     """
-    move.safety = safety(move.before, move.opened, deadline)
-    return move.safety
+    if move.before is None:
+        raise InternalError("only a person's move, which keeps the view before it, can be judged")
+    judged = safety(move.before, move.opened, deadline)
+    move.safety = judged
+    return judged
 
 
 def needed_guess(deal: Deal) -> bool:

@@ -30,8 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -41,7 +40,7 @@ from cpsolve.errors import InputError, UsageError
 from cpsolve.generate import GameSettings, allowed_cells, draw_board, generate_boards, openings_and_3bv
 from cpsolve.grid import Cell
 from cpsolve.play import NO_GUESS_PLAYERS
-from cpsolve.play.core import GameState
+from cpsolve.play.core import GameState, Move
 from cpsolve.play.tables import BoardTables
 
 if TYPE_CHECKING:
@@ -140,33 +139,6 @@ class Dealer:
             return Deal(mines, settings.click, settings)
         dealt = next(generate_boards(settings, 1, time_limit))
         return Deal(dealt.mines, dealt.first, settings, self.no_guess, dealt.tries)
-
-
-@dataclass
-class Move:
-    """One reveal or chord, as played.
-
-    Attributes:
-        kind: ``reveal`` or ``chord``.
-        cell: The cell clicked.
-        opened: The cells it uncovered directly (the cell itself, or the chord's neighbours).
-        cleared: Flat indices of every cell it cleared (the cascade included), for undo.
-        exploded: The mines among `opened` (empty unless it lost the game).
-        before: The view before the move (:meth:`Session.view`), to judge it by.
-        assisted: Played by the hint key, not chosen by the person.
-        safety: The chance, given `before`, that every opened cell was safe (1: certain, not a
-            guess); None until judged (:func:`cpsolve.game.assist.judge`), or when the judging
-            ran out of time.
-    """
-
-    kind: str
-    cell: Cell
-    opened: tuple[Cell, ...]
-    cleared: tuple[int, ...]
-    exploded: tuple[Cell, ...]
-    before: Position
-    assisted: bool = False
-    safety: Fraction | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -425,7 +397,13 @@ class Session:
             else:
                 cleared.extend(opened)
         move = Move(
-            kind, cell, tuple(grid.cell(index) for index in targets), tuple(cleared), tuple(exploded), before, assisted
+            kind,
+            cell,
+            opened=tuple(grid.cell(index) for index in targets),
+            cleared=tuple(cleared),
+            exploded=tuple(exploded),
+            before=before,
+            assisted=assisted,
         )
         self.moves.append(move)
         if self.over:

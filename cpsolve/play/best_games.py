@@ -18,7 +18,7 @@ from cpsolve.deduce.view import View
 from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, mine_numbers
 from cpsolve.play.best import decide
-from cpsolve.play.core import GameState
+from cpsolve.play.core import GameState, Move
 from cpsolve.play.tables import BoardTables
 
 if TYPE_CHECKING:
@@ -26,17 +26,7 @@ if TYPE_CHECKING:
     from cpsolve.play.casual import Board
     from cpsolve.play.game import Game
 
-__all__ = ["Move", "BestGame", "play_best", "play_board", "play_from_position", "play_on"]
-
-
-@dataclass(frozen=True)
-class Move:
-    """One reveal: a 0-based cell and ``first``, ``safe`` (certain from what was shown) or ``guess``,
-    with the guess's chance of being safe as the player computed it."""
-
-    cell: Cell
-    kind: str
-    safety: float | None = None
+__all__ = ["BestGame", "play_best", "play_board", "play_from_position", "play_on"]
 
 
 @dataclass
@@ -71,7 +61,7 @@ def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> Bes
             for index in decision.safe:
                 if state[index] == COVERED:  # an earlier one's cascade may have opened it
                     if moves is not None:
-                        moves.append(Move(grid.cell(index), "safe"))
+                        moves.append(Move("safe", grid.cell(index)))
                     if game.reveal(index) is None:  # pragma: no cover - certain cells are safe
                         raise InternalError("the best player revealed a mine it deduced safe")
             continue
@@ -81,7 +71,7 @@ def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> Bes
         record.guesses += 1
         record.risk += 1 - float(guess.safety)
         if moves is not None:
-            moves.append(Move(grid.cell(guess.cell), "guess", float(guess.safety)))
+            moves.append(Move("guess", grid.cell(guess.cell), float(guess.safety)))
         if game.reveal(guess.cell) is None:
             break
     record.won = game.won
@@ -115,7 +105,7 @@ def play_best(
         raise ValueError(f"first click {click} is not a safe cell")
     game = GameState(BoardTables.build(mines, present))
     game.reveal(game.tables.grid.index(*click))
-    return _play_on(game, rng, BestGame(False, 0, 0, 0, [Move(click, "first")] if record_moves else None))
+    return _play_on(game, rng, BestGame(False, 0, 0, 0, [Move("first", click)] if record_moves else None))
 
 
 def play_from_position(

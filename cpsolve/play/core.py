@@ -20,6 +20,8 @@ play on it. The cascade runs compiled (``cascade`` in ``cpsolve/_play_engine.c``
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,10 +30,39 @@ from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 
 if TYPE_CHECKING:
-    from cpsolve.deduce import View
+    from cpsolve.deduce import Position, View
+    from cpsolve.grid import Cell
     from cpsolve.play.tables import BoardTables
 
-__all__ = ["GameState", "cascade", "cascade_py"]
+__all__ = ["GameState", "Move", "cascade", "cascade_py"]
+
+
+@dataclass
+class Move:
+    """One move of a game: the cell played, what it opened and what the player knew of it.
+
+    Attributes:
+        kind: A player's reveal: ``first`` (the first click), ``safe`` (certain from what was
+            shown) or ``guess``; a person's: ``reveal`` or ``chord``.
+        cell: The cell clicked (0-based).
+        safety: The chance, given what was shown, that every cell it opened was safe (1: certain,
+            not a guess); None where nobody judged it (yet, or the judging ran out of time).
+        opened: A person's move: the cells it uncovered directly (the cell, or the chord's neighbours).
+        cleared: A person's move: flat indices of every cell it cleared (the cascade included), for undo.
+        exploded: A person's move: the mines among `opened` (empty unless it lost the game).
+        before: A person's move: the view before it, to judge it by.
+        assisted: A person's move played by the hint key, not chosen by the person.
+    """
+
+    kind: str
+    cell: Cell
+    safety: float | Fraction | None = field(default=None, compare=False)
+    opened: tuple[Cell, ...] = ()
+    cleared: tuple[int, ...] = ()
+    exploded: tuple[Cell, ...] = ()
+    before: Position | None = None
+    assisted: bool = False
+
 
 _play_engine = extension("_play_engine")
 
