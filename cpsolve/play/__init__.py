@@ -26,8 +26,7 @@ use by default; the Python ones are their reference and fallback.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from cpsolve.lazy import loader
 
 __all__ = ["PLAYERS", "NO_GUESS_PLAYERS", "START_CONDITIONS", "Game", "GameEnd", "best_first_click", "play_from"]
 
@@ -49,7 +48,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = loader(__name__, _LAZY)
