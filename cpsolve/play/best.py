@@ -425,7 +425,7 @@ def advise(position: Position, rng: np.random.Generator | None = None, deadline:
         >>> advise(p).safe
         ((0, 2),)
     """
-    from cpsolve.deduce import probabilities_of, weigh
+    from cpsolve.deduce import weigh
     from cpsolve.deduce.conflict import minimal_conflict
     from cpsolve.errors import TimeLimitError
 
@@ -443,18 +443,20 @@ def advise(position: Position, rng: np.random.Generator | None = None, deadline:
             conflict=conflict,
             timed_out=conflict is not None and not conflict.minimal,
         )
-    exact = probabilities_of(weights)
-    surely_safe = tuple(sorted(c for c, p in exact.items() if p == 0))
-    surely_mine = tuple(sorted(c for c, p in exact.items() if p == 1))
-    if surely_safe or len(surely_mine) == len(exact):
+    count = weights.count
+    surely_safe = tuple(sorted(c for c, w in weights.mine.items() if w == 0))
+    surely_mine = tuple(sorted(c for c, w in weights.mine.items() if w == count))
+    if surely_safe or len(surely_mine) == len(weights.mine):
         return Advice("ok", surely_safe, surely_mine, solutions=weights.count)
     view = View.from_position(position)
     decision = decide(view, rng, deadline)
     cell = view.grid.cell
 
     def exact_candidate(c: Candidate[int]) -> Candidate[Cell]:
-        where = cell(c.cell)
-        return Candidate(where, 1 - exact[where], c.survival, c.progress, c.opening, c.win, c.dead)
+        where = cell(c.cell)  # the exact safety, a fraction only for the cells reported
+        return Candidate(
+            where, Fraction(count - weights.mine[where], count), c.survival, c.progress, c.opening, c.win, c.dead
+        )
 
     guess = None if decision.guess is None else exact_candidate(decision.guess)
     candidates = tuple(exact_candidate(c) for c in decision.candidates)
