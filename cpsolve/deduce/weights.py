@@ -105,8 +105,9 @@ def _weights_free(counts: list[ComponentCount], floating: tuple[Cell, ...]) -> W
         rest = count // total
         for cell, ways in counted.mine_ways.items():
             weights[cell] = ways[0] * rest
+    half = count >> 1  # one integer shared by every floating cell: a fresh one each was memory of cells x count
     for cell in floating:
-        weights[cell] = count >> 1
+        weights[cell] = half
     return Weights(count, weights)
 
 
