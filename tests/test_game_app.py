@@ -11,6 +11,7 @@ import asyncio
 import io
 import os
 import threading
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,17 @@ from rich.console import Console  # noqa: E402
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED  # noqa: E402
 from cpsolve.game import assist  # noqa: E402
-from cpsolve.game.app import Board, EndScreen, Field, GameApp, describe_safety, percent  # noqa: E402
+from cpsolve.game.app import (  # noqa: E402
+    CHANCE_SCALE,
+    Board,
+    EndScreen,
+    Field,
+    GameApp,
+    chance_glyph,
+    chance_legend,
+    describe_safety,
+    percent,
+)
 from cpsolve.game.session import Dealer  # noqa: E402
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "game"
@@ -83,13 +94,23 @@ def line(app: GameApp, name: str) -> str:
     return str(app.query_one(f"#{name}").render()).rstrip()
 
 
+def board_rows(app: GameApp) -> list[str]:
+    """The board's lines below its column numbers, without the row numbers on their left."""
+    board = app.query_one(Board)
+    return [row[board.label_width:] for row in board.render().plain.split("\n")[1:]]
+
+
 def cell_texts(app: GameApp) -> dict:
     """What the board shows in each cell, stripped (the cursor's brackets removed)."""
-    board = app.query_one(Board)
-    width = board.cell_width
-    rows = board.render().plain.split("\n")
-    return {(r, c): row[c * width:(c + 1) * width].strip(" []▸") for r, row in enumerate(rows)
+    width = app.query_one(Board).cell_width
+    return {(r, c): row[c * width:(c + 1) * width].strip(" []▸") for r, row in enumerate(board_rows(app))
             for c in range(len(row) // width)}
+
+
+def offset_of(app: GameApp, cell) -> tuple[int, int]:
+    """Where a click on `cell` lands on the board widget (its mark's column)."""
+    region = app.query_one(Board).region_of(cell)
+    return region.x + 1, region.y
 
 
 async def win_by_keys(app: GameApp, pilot) -> None:
@@ -158,14 +179,13 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
     async def scenario(app, pilot, clock):
         session = app.session
         mines = session.deal.mines
-        width = app.query_one(Board).cell_width
         await press(app, pilot, "space")
         numbers = [cell for cell in sorted(cells_of(session, CLEARED)) if session.number(cell) > 0
                    and any(session.state(n) == COVERED and not mines[n] for n in around(cell))]
         for key_chord, number in zip((True, False), numbers[::3]):
             for neighbour in around(number):
                 if mines[neighbour] and session.state(neighbour) == COVERED:
-                    await pilot.click(Board, offset=(neighbour[1] * width + 1, neighbour[0]), button=3)
+                    await pilot.click(Board, offset=offset_of(app, neighbour), button=3)
                     await settle(app, pilot)
                     assert session.state(neighbour) == FLAGGED
             if session.state(number) != CLEARED or session.over:
@@ -175,14 +195,14 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
                 await go_to(app, pilot, number)
                 await press(app, pilot, "d")
             else:
-                await pilot.click(Board, offset=(number[1] * width + 1, number[0]))
+                await pilot.click(Board, offset=offset_of(app, number))
                 await settle(app, pilot)
             assert covered and all(session.state(n) == CLEARED for n in covered)
             move = session.moves[-1]
             assert move.kind == "chord" and move.safety == assist.safety(move.before, covered)
             assert line(app, "verdict") == describe_safety(move)
         flagged = min(cells_of(session, FLAGGED))
-        await pilot.click(Board, offset=(flagged[1] * width + 1, flagged[0]), button=3)
+        await pilot.click(Board, offset=offset_of(app, flagged), button=3)
         await settle(app, pilot)
         assert session.state(flagged) == COVERED
         wrong = min(cell for cell in cells_of(session, COVERED) if not mines[cell]
@@ -190,7 +210,7 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
         number = min(n for n in around(wrong) if session.state(n) == CLEARED and session.number(n))
         for neighbour in around(number):
             if session.state(neighbour) == FLAGGED:
-                await pilot.click(Board, offset=(neighbour[1] * width + 1, neighbour[0]), button=3)
+                await pilot.click(Board, offset=offset_of(app, neighbour), button=3)
         await go_to(app, pilot, wrong)
         await press(app, pilot, "f")  # a wrong flag, and the number's flags made to match: the chord loses
         for neighbour in sorted(around(number)):
@@ -225,18 +245,25 @@ def test_the_chances_shown_are_the_librarys_for_the_same_view():
         await press(app, pilot, "p")
         expected = assist.chances(session.view())
         shown = cell_texts(app)
+        assert app.query_one(Board).cell_width == 3
         for cell, chance in expected.cells.items():
-            want = "0" if chance == 0 else "*" if chance == 1 else str(min(99, max(1, round(float(chance) * 100))))
+            want = "S" if chance == 0 else "M" if chance == 1 else str(min(99, max(1, round(float(chance) * 100))))
             assert shown[cell] == want, cell
-        covered = min(expected.cells, key=lambda cell: (expected.cells[cell], cell))
+        covered = min((cell for cell, chance in expected.cells.items() if 0 < chance < 1),
+                      key=lambda cell: (abs(expected.cells[cell] - Fraction(1, 2)), cell))
         await go_to(app, pilot, covered)
-        assert line(app, "info").endswith(f"row {covered[0] + 1}, col {covered[1] + 1}: {percent(expected.cells[covered])}")
-        assert f"{expected.mines} mines in {len(expected.cells)} cells" in line(app, "info")
+        assert line(app, "status").endswith(
+            f"row {covered[0] + 1}, col {covered[1] + 1}: mine chance {percent(expected.cells[covered])}")
+        assert line(app, "info") == f"exact mine chances: {expected.mines} mines in {len(expected.cells)} cells"
+        assert line(app, "legend") == chance_legend(3)
         check_snapshot(app, "intermediate_chances")
+        await go_to(app, pilot, min(cell for cell, chance in expected.cells.items() if chance == 0))
+        assert line(app, "status").endswith("certainly safe")
         await press(app, pilot, "space")  # the chances follow the move
         assert app.shown_chances() is not None and app.shown_chances().cells == assist.chances(session.view()).cells
         await press(app, pilot, "p")
-        assert app.shown_chances() is None and set(cell_texts(app).values()) <= set("12345678F") | {""}
+        assert app.shown_chances() is None and set(cell_texts(app).values()) <= set("12345678F·") | {""}
+        assert line(app, "info") == "mine chances hidden" and not app.query_one("#legend").display
 
     play(dealer, scenario)
 
@@ -260,7 +287,7 @@ def test_a_slow_solver_step_leaves_the_screen_responsive_and_keeps_its_time_limi
         assert app.cursor == (start[0] - 1, start[1] - 1) and app.shown_chances() is None
         release.set()
         await settle(app, pilot)
-        assert app.shown_chances() is not None and "exact chances" in line(app, "info")
+        assert app.shown_chances() is not None and "exact mine chances" in line(app, "info")
 
     play(Dealer(9, 9, 10, seed=1), scenario)
 
@@ -282,11 +309,11 @@ def test_a_slow_solver_step_leaves_the_screen_responsive_and_keeps_its_time_limi
 def test_expert_compacts_to_fit_80_columns_and_scrolls_when_smaller():
     async def scenario(app, pilot, clock):
         board, field = app.query_one(Board), app.query_one(Field)
-        assert board.cell_width == 2 and board.size.width == 60 and field.scroll_x == 0
+        assert board.cell_width == 2 and board.size.width == 3 + 60 and field.scroll_x == 0
         check_snapshot(app, "expert_start")
         await pilot.resize_terminal(120, 30)
         await settle(app, pilot)
-        assert board.cell_width == 3 and board.size.width == 90
+        assert board.cell_width == 3 and board.size.width == 3 + 90
         await pilot.resize_terminal(50, 20)
         await settle(app, pilot)
         assert board.cell_width == 2
@@ -321,15 +348,15 @@ def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
         session = app.session
         deal = session.deal
         await press(app, pilot, "question_mark")  # before the first click: the start rule's cells
-        assert {cell for cell, text in cell_texts(app).items() if text == "o"} == session.promised
-        assert app.cursor == deal.first and line(app, "info").startswith("hint: 9 safe (o)")
+        assert {cell for cell, text in cell_texts(app).items() if text == "S"} == session.promised
+        assert app.cursor == deal.first and line(app, "info").startswith("hint: 9 safe (S)")
         await press(app, pilot, "space")
         while True:
             await press(app, pilot, "question_mark")
             advice = advise(session.view())
             shown = cell_texts(app)
-            assert {cell for cell, text in shown.items() if text == "o"} == set(advice.safe)
-            assert {cell for cell, text in shown.items() if text == "!"} == {
+            assert {cell for cell, text in shown.items() if text == "S"} == set(advice.safe)
+            assert {cell for cell, text in shown.items() if text == "M"} == {
                 cell for cell in advice.mines if session.state(cell) == COVERED}
             if advice.guess is not None:
                 break
@@ -342,7 +369,14 @@ def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
         check_snapshot(app, "beginner_hint")
         await press(app, pilot, "a")  # certain mines first: flagged
         assert all(session.state(cell) == FLAGGED for cell in advice.mines)
-        await press(app, pilot, "a")  # then the guess
+        assert line(app, "info") == f"auto: flagged {len(advice.mines)} certain mine{'s' if len(advice.mines) > 1 else ''}"
+        moves = len(session.moves)
+        await press(app, pilot, "a")  # then the guess: shown with its risk, not taken
+        assert len(session.moves) == moves and cell_texts(app)[guess] == "?" and app.cursor == guess
+        safety = advice.guess.safety
+        assert line(app, "info") == (f"auto stops at a guess: row {guess[0] + 1}, col {guess[1] + 1} (?) is safe with "
+                                     f"chance {percent(safety)}, a mine with chance {percent(1 - safety)}; a again takes it")
+        await press(app, pilot, "a")  # taken when asked again
         move = session.moves[-1]
         assert move.cell == guess and move.assisted and move.safety == advice.guess.safety
 
