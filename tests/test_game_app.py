@@ -156,7 +156,7 @@ def test_a_mine_loses_undo_takes_it_back_and_the_result_says_so():
         session = app.session
         await press(app, pilot, "space")
         before = session.picture()
-        mine = min(cell for cell in zip(*session.deal.mines.nonzero()) if session.state(cell) == COVERED)
+        mine = min(cell for cell in zip(*session.deal.mines.nonzero(), strict=True) if session.state(cell) == COVERED)
         await go_to(app, pilot, mine)
         await press(app, pilot, "space")
         assert session.lost and line(app, "status").startswith("lost") and isinstance(app.screen, EndScreen)
@@ -183,7 +183,7 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
         await press(app, pilot, "space")
         numbers = [cell for cell in sorted(cells_of(session, CLEARED)) if session.number(cell) > 0
                    and any(session.state(n) == COVERED and not mines[n] for n in around(cell))]
-        for key_chord, number in zip((True, False), numbers[::3]):
+        for key_chord, number in zip((True, False), numbers[::3], strict=False):
             for neighbour in around(number):
                 if mines[neighbour] and session.state(neighbour) == COVERED:
                     await pilot.click(Board, offset=offset_of(app, neighbour), button=3)
@@ -370,13 +370,15 @@ def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
         check_snapshot(app, "beginner_hint")
         await press(app, pilot, "a")  # certain mines first: flagged
         assert all(session.state(cell) == FLAGGED for cell in advice.mines)
-        assert line(app, "info") == f"auto: flagged {len(advice.mines)} certain mine{'s' if len(advice.mines) > 1 else ''}"
+        flagged = len(advice.mines)
+        assert line(app, "info") == f"auto: flagged {flagged} certain mine{'s' if flagged > 1 else ''}"
         moves = len(session.moves)
         await press(app, pilot, "a")  # then the guess: shown with its risk, not taken
         assert len(session.moves) == moves and cell_texts(app)[guess] == "?" and app.cursor == guess
         safety = advice.guess.safety
-        assert line(app, "info") == (f"auto stops at a guess: row {guess[0] + 1}, col {guess[1] + 1} (?) is safe with "
-                                     f"chance {percent(safety)}, a mine with chance {percent(1 - safety)}; a again takes it")
+        assert line(app, "info") == (f"auto stops at a guess: row {guess[0] + 1}, col {guess[1] + 1} (?) is safe "
+                                     f"with chance {percent(safety)}, a mine with chance {percent(1 - safety)}; "
+                                     "a again takes it")
         await press(app, pilot, "a")  # taken when asked again
         move = session.moves[-1]
         assert move.cell == guess and move.assisted and move.safety == advice.guess.safety
@@ -546,7 +548,8 @@ def test_a_key_that_does_nothing_says_why():
         covered = min(cell for cell in cells_of(session, COVERED) if not mines[cell])
         await go_to(app, pilot, covered)
         await press(app, pilot, "f", "space")  # on a flag
-        assert line(app, "info") == f"row {covered[0] + 1}, col {covered[1] + 1} is flagged: f takes the flag off before space can reveal it"
+        assert line(app, "info") == (f"row {covered[0] + 1}, col {covered[1] + 1} is flagged: "
+                                     "f takes the flag off before space can reveal it")
         assert session.state(covered) == FLAGGED
         await press(app, pilot, "d")
         assert "is flagged: d chords on an open number" in line(app, "info")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from bruteforce_puzzle import neighbours
+
 from cpsolve.cli import app
 
 SOLVED_3X3 = ["1.*", ".*.", "..1"]
