@@ -22,17 +22,8 @@ from rich.console import Console  # noqa: E402
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED  # noqa: E402
 from cpsolve.game import assist  # noqa: E402
-from cpsolve.game.app import (  # noqa: E402
-    CHANCE_SCALE,
-    Board,
-    EndScreen,
-    Field,
-    GameApp,
-    chance_glyph,
-    chance_legend,
-    describe_safety,
-    percent,
-)
+from cpsolve.game.app import EndScreen, GameApp, describe_safety  # noqa: E402
+from cpsolve.game.board import CHANCE_SCALE, Board, Field, chance_glyph, chance_legend, percent  # noqa: E402
 from cpsolve.game.session import Dealer  # noqa: E402
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "game"

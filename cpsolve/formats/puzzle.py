@@ -55,8 +55,10 @@ _CELL_CHARS = frozenset(CLUE_CHARS + UNKNOWN_CHARS + MINE_CHARS + HOLE)
 
 #: How each status is worded for a clue puzzle.
 STATUS_WORDS = {Status.POSSIBLE: "solved", Status.IMPOSSIBLE: "no_solution", Status.UNKNOWN: "unknown"}
-#: The two kinds of file (module docstring), as the JSON answer's ``kind`` names them.
-GAME_POSITION, CLUE_PUZZLE = "game_position", "clue_puzzle"
+#: A file with no ``0`` beside an unknown cell: what a game can show (module docstring).
+GAME_POSITION = "game_position"
+#: A file with a ``0`` beside an unknown cell: no game shows that, so it is a clue puzzle.
+CLUE_PUZZLE = "clue_puzzle"
 
 
 @dataclass(frozen=True)

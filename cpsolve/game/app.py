@@ -17,14 +17,7 @@ the shown overlays and the messages are reactive attributes, and their ``watch_*
 what depends on them. A message remembers the version of the game it was said about, so a move,
 a flag or an undo takes it away with the state it described.
 
-Marks: ``S`` a cell certainly safe (the first click before the game starts, the hint's safe cells,
-a chance of 0), ``M`` a certain mine not yet flagged, ``?`` the hint's guess, ``F`` a flag, ``·``
-a covered cell. The chances: the percentage (1 to 99, rounded) where a cell is three columns wide,
-one of the eighths ``▁▂▃▄▅▆▇█`` where it is two, each on a shade from green (safe) to red.
-
-Colours: every cell paints its own background and foreground (slate covered cells, light cleared
-cells with dark numbers, in a checker so neighbours stay apart), so the board reads the same on
-dark and light terminals; every mark is a character as well as a colour.
+The board, its marks and its chances: :mod:`cpsolve.game.board`.
 """
 
 from __future__ import annotations
@@ -35,75 +28,30 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import ScrollableContainer
 from textual.css.query import NoMatches
 from textual.geometry import Region, Size
 from textual.reactive import var
 from textual.screen import ModalScreen
-from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.formats.values import counted
 from cpsolve.game import assist
-from cpsolve.game.session import (
-    SHOWN_EXPLODED,
-    SHOWN_FLAG,
-    SHOWN_MINE,
-    SHOWN_WRONG_FLAG,
-    Dealer,
-    Move,
-    Session,
-    Summary,
-)
+from cpsolve.game.board import GUESS_MARK, MINE_MARK, SAFE_MARK, Board, Field, cell_name, chance_legend, percent
+from cpsolve.game.session import Dealer, Move, Session, Summary
 from cpsolve.grid import Cell
 
-__all__ = ["GameApp", "EndScreen", "Board", "describe_safety", "percent", "chance_glyph", "end_text"]
+__all__ = ["GameApp", "EndScreen", "describe_safety", "end_text"]
 
-#: Each number's colour on the light cleared cells (the classic hues, darkened to read on light grey).
-NUMBER_COLOURS = {
-    1: "#1d4ed8",
-    2: "#15803d",
-    3: "#c62828",
-    4: "#312e81",
-    5: "#7f1d1d",
-    6: "#0f766e",
-    7: "#111111",
-    8: "#4b5563",
-}
-#: Backgrounds, in a checker so neighbouring cells (and columns) can be told apart.
-COVERED_BG = ("#55627a", "#66748e")
-CLEARED_BG = ("#e2e6ec", "#d0d6df")
-#: A covered cell's mark: every cell shows something, so cells can be counted without colour.
-COVERED_MARK = "·"
-#: A cell certain to be safe (the first click before the game starts, the hint's safe cells, a
-#: chance of 0), a certain mine not yet flagged, and the hint's guess.
-SAFE_MARK, MINE_MARK, GUESS_MARK = "S", "M", "?"
-#: The chances where a cell is two columns wide: eighths of the chance of a mine, lowest first.
-CHANCE_SCALE = "▁▂▃▄▅▆▇█"
 #: The progress indicator's frames, one a tenth of a second.
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: The lines around the board: title, status, verdict, info (up to two), the chances' key, keys.
 _LINES = 7
-#: The cursor's mark where a cell has one column to spare (it is also drawn in reverse).
-CURSOR_MARK = "▸"
-#: The numbers above and beside the board.
-_LABEL = Style(color="#8a94a6")
-_LABEL_HERE = Style(color="#ffffff", bgcolor="#3b4252", bold=True)
-
-
-def percent(chance: Fraction) -> str:
-    """A chance as a person reads it: ``87.5% (7/8)``, the fraction only when it is short."""
-    text = f"{float(chance) * 100:.3g}%"
-    if chance.denominator <= 1000 and chance not in (0, 1):
-        text += f" ({chance.numerator}/{chance.denominator})"
-    return text
 
 
 def describe_safety(move: Move) -> str:
@@ -117,44 +65,6 @@ def describe_safety(move: Move) -> str:
     return f"was that a guess? yes: {what} safe with chance {percent(move.safety)}, {outcome}"
 
 
-def chance_glyph(chance: Fraction, width: int) -> str:
-    """How a cell `width` columns wide shows its chance of a mine: ``S`` certainly safe, ``M``
-    certainly a mine; else the percentage rounded into 1-99 (width 3), or the eighth of the
-    scale ``▁▂▃▄▅▆▇█`` it falls in (width 2: one character, so neighbours never run together).
-    """
-    if chance == 0:
-        return SAFE_MARK
-    if chance == 1:
-        return MINE_MARK
-    if width >= 3:
-        return str(min(99, max(1, round(float(chance) * 100))))
-    return CHANCE_SCALE[min(len(CHANCE_SCALE) - 1, int(chance * len(CHANCE_SCALE)))]
-
-
-def chance_legend(width: int) -> str:
-    """The key to the chances as cells `width` columns wide show them."""
-    if width >= 3:
-        scale = "mine chance in % (1-99)"
-    else:
-        scale = f"mine chance {CHANCE_SCALE[0]} 0-12% {CHANCE_SCALE[1:-1]} {CHANCE_SCALE[-1]} 88-100%"
-    return f"{scale} · {SAFE_MARK} safe · {MINE_MARK} mine · exact: status line"
-
-
-def _chance_style(chance: Fraction) -> Style:
-    """A shade from green (safe) through amber to red (a mine), with text that reads on it."""
-    stops = ((0.0, (0x2F, 0x85, 0x5A)), (0.5, (0xD6, 0x9E, 0x2E)), (1.0, (0xC5, 0x30, 0x30)))
-    value = float(chance)
-    (low, a), (high, b) = (stops[0], stops[1]) if value <= 0.5 else (stops[1], stops[2])
-    t = (value - low) / (high - low)
-    rgb = tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
-    light = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 150
-    return Style(color="#111111" if light else "#ffffff", bgcolor="#{:02x}{:02x}{:02x}".format(*rgb), bold=True)
-
-
-def _where(cell: Cell) -> str:
-    return f"row {cell[0] + 1}, col {cell[1] + 1}"
-
-
 @dataclass(frozen=True)
 class Note:
     """A line's message and the game it was said about: ``(deal number, session version)``."""
@@ -164,148 +74,6 @@ class Note:
 
 
 _SILENCE = Note((-1, -1), "")
-
-
-class Board(Widget):
-    """The minefield with its row and column numbers: draws the session (and the overlays), and
-    turns mouse clicks into moves."""
-
-    DEFAULT_CSS = """
-    Board { width: auto; height: auto; }
-    """
-
-    def __init__(self) -> None:
-        super().__init__(id="board")
-        self.cell_width = 3
-
-    @property
-    def game(self) -> GameApp:
-        return self.app  # type: ignore[return-value]  # Textual types it as its base App; this widget lives in a GameApp
-
-    @property
-    def label_width(self) -> int:
-        """Columns left of the board: the row numbers and a space."""
-        session = self.game.session
-        return len(str(session.rows if session else 1)) + 1
-
-    def cell_at(self, x: int, y: int) -> Cell | None:
-        """The cell drawn at content offset (x, y), or None (a number, or off the board)."""
-        session = self.game.session
-        if session is None or x < self.label_width or y < 1:
-            return None
-        cell = (y - 1, (x - self.label_width) // self.cell_width)
-        return cell if cell[0] < session.rows and cell[1] < session.cols else None
-
-    def region_of(self, cell: Cell) -> Region:
-        """Where `cell` is drawn, in content coordinates."""
-        return Region(self.label_width + cell[1] * self.cell_width, cell[0] + 1, self.cell_width, 1)
-
-    def get_content_width(self, container: Any, viewport: Any) -> int:
-        session = self.game.session
-        return self.label_width + (session.cols if session else 20) * self.cell_width
-
-    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        session = self.game.session
-        return 1 + (session.rows if session else 1)
-
-    def render(self) -> Text:
-        game = self.game
-        session = game.session
-        if session is None:
-            return Text("dealing...")
-        lines = self._column_numbers(session.cols, game.cursor[1])
-        for r, row in enumerate(session.picture()):
-            lines.append("\n")
-            lines.append(f"{r + 1:>{self.label_width - 1}} ", _LABEL_HERE if r == game.cursor[0] else _LABEL)
-            for c, shown in enumerate(row):
-                text, style = self._cell(session, (r, c), shown)
-                if (r, c) == game.cursor:
-                    style = style + Style(reverse=True)
-                    if len(text) == 1:
-                        lines.append(("[" + text + "]") if self.cell_width == 3 else CURSOR_MARK + text, style)
-                        continue
-                lines.append(self._pad(text), style)
-        return lines
-
-    def _column_numbers(self, cols: int, here: int) -> Text:
-        """The line above the board: every column's number at three columns a cell; at two, the
-        first, every fifth and the cursor's, each ending over its cell's mark, never touching."""
-        line = Text(" " * self.label_width, _LABEL)
-        if self.cell_width == 3:
-            for c in range(cols):
-                line.append(f"{c + 1:^3}", _LABEL_HERE if c == here else _LABEL)
-            return line
-        marks = [" "] * (2 * cols)
-        styles = [_LABEL] * (2 * cols)
-
-        def span(c: int) -> range:
-            end = 2 * c + 1  # a cell's mark is its second column: its number ends over it
-            return range(max(0, end - len(str(c + 1)) + 1), end + 1)
-
-        def put(c: int, style: Style) -> None:
-            for x, ch in zip(span(c), str(c + 1)[-len(span(c)) :], strict=True):
-                marks[x], styles[x] = ch, style
-
-        cursor = span(here)
-        for c in range(cols):
-            apart = span(c).stop < cursor.start or span(c).start > cursor.stop  # a column between them
-            if (c == 0 or (c + 1) % 5 == 0) and c != here and apart:
-                put(c, _LABEL)
-        put(here, _LABEL_HERE)
-        for ch, style in zip(marks, styles, strict=True):
-            line.append(ch, style)
-        return line
-
-    def _pad(self, text: str) -> str:
-        if self.cell_width == 3:
-            return f" {text} " if len(text) == 1 else f"{text:>2} "
-        return text.rjust(2)
-
-    def _cell(self, session: Session, cell: Cell, shown: str) -> tuple[str, Style]:
-        """The cell's text (one or two characters) and style."""
-        r, c = cell
-        checker = (r + c) % 2
-        covered = Style(color="#c8d0dc", bgcolor=COVERED_BG[checker])
-        cleared = Style(color="#111111", bgcolor=CLEARED_BG[checker], bold=True)
-        game = self.game
-        if shown.isdigit():
-            number = int(shown)
-            return (shown if number else " "), cleared + Style(color=NUMBER_COLOURS.get(number))
-        if shown == SHOWN_EXPLODED:
-            return SHOWN_MINE, Style(color="#ffffff", bgcolor="#b91c1c", bold=True)
-        if shown == SHOWN_MINE:
-            return SHOWN_MINE, cleared
-        if shown == SHOWN_WRONG_FLAG:
-            return SHOWN_WRONG_FLAG, cleared + Style(color="#b91c1c")
-        hint = game.shown_hint()
-        if hint is not None:
-            if cell in hint.safe:
-                return SAFE_MARK, Style(color="#ffffff", bgcolor="#2f855a", bold=True)
-            if cell in hint.mines and shown != SHOWN_FLAG:
-                return MINE_MARK, Style(color="#ffffff", bgcolor="#b91c1c", bold=True)
-            if cell == hint.guess:
-                return GUESS_MARK, Style(color="#111111", bgcolor="#f6ad55", bold=True)
-        chance = game.chance_of(cell)
-        if chance is not None:
-            text = SHOWN_FLAG if shown == SHOWN_FLAG else chance_glyph(chance, self.cell_width)
-            return text, _chance_style(chance)
-        if shown == SHOWN_FLAG:
-            return SHOWN_FLAG, covered + Style(color="#ffd43b", bold=True)
-        if not session.moves and cell == session.deal.first:
-            return SAFE_MARK, Style(color="#ffffff", bgcolor="#2f855a", bold=True)
-        return COVERED_MARK, covered
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        cell = self.cell_at(offset.x, offset.y)
-        if cell is not None:
-            self.game.click_cell(cell, event.button)
-
-
-class Field(ScrollableContainer, can_focus=False):
-    """The board's scrolling frame; the keys are the game's, not the frame's."""
 
 
 class EndScreen(ModalScreen[None]):
@@ -504,7 +272,7 @@ class GameApp(App[None]):
     def _cursor_words(self, room: int) -> str:
         """The cell under the cursor, and its exact chance of a mine while the chances are shown
         (the fraction left out where the line has no room for it)."""
-        where = _where(self.cursor)
+        where = cell_name(self.cursor)
         chance = self.chance_of(self.cursor)
         if chance is None:
             return where
@@ -636,7 +404,7 @@ class GameApp(App[None]):
         self.cursor = deal.first
         self._after_change()
         self._say(
-            f"the board was dealt for a first click at {_where(deal.first)} ({SAFE_MARK}); "
+            f"the board was dealt for a first click at {cell_name(deal.first)} ({SAFE_MARK}); "
             f"{'its opening' if settings.start == 'opening' else 'it'} is safe"
         )
 
@@ -689,7 +457,7 @@ class GameApp(App[None]):
         """Why the key did nothing on the cell under the cursor (the session's rules, in words)."""
         session = self.session
         assert session is not None
-        cell, where = self.cursor, _where(self.cursor)
+        cell, where = self.cursor, cell_name(self.cursor)
         if session.over:
             return "the game is over: u takes the last move back, r plays the board again, n deals a new one"
         state = session.state(cell)
@@ -734,7 +502,7 @@ class GameApp(App[None]):
         self._close_end_screen()
         self._after_change()
         self._judge_line(
-            f"undone: the {move.kind} at {_where(move.cell)} ({self.session.undos} undone, the result will say so)"
+            f"undone: the {move.kind} at {cell_name(move.cell)} ({self.session.undos} undone, the result will say so)"
         )
 
     def action_restart(self) -> None:
@@ -899,7 +667,7 @@ class GameApp(App[None]):
         assert session is not None
         if hint.guess is not None:
             return (
-                f"hint: guess {_where(hint.guess)} ({GUESS_MARK}), safe with chance "
+                f"hint: guess {cell_name(hint.guess)} ({GUESS_MARK}), safe with chance "
                 f"{percent(hint.safety or Fraction(0))}: {hint.reason}"
             )
         unflagged = [cell for cell in hint.mines if session.state(cell) != FLAGGED]
@@ -938,13 +706,13 @@ class GameApp(App[None]):
         risk = f"safe with chance {percent(safety)}, a mine with chance {percent(1 - safety)}"
         if not self.auto_guess and self._hint_shown_at != self.version:
             self._show_hint(hint)
-            self._say(f"auto stops at a guess: {_where(hint.guess)} ({GUESS_MARK}) is {risk}; a again takes it")
+            self._say(f"auto stops at a guess: {cell_name(hint.guess)} ({GUESS_MARK}) is {risk}; a again takes it")
             return
         self.cursor = hint.guess
         move = session.reveal(hint.guess, assisted=True)
         assert move is not None
         self._played([move])
-        self._say(f"auto: guessed {_where(hint.guess)}, {risk}: {'it was a mine' if move.exploded else 'it held'}")
+        self._say(f"auto: guessed {cell_name(hint.guess)}, {risk}: {'it was a mine' if move.exploded else 'it held'}")
 
     # -- the end ------------------------------------------------------------------------------------
 
