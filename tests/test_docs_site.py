@@ -80,6 +80,48 @@ def test_no_page_asks_another_host_for_anything(built):
     assert not outside, f"pages load from other hosts: {sorted(outside)}"
 
 
+def test_every_api_page_lists_functions_first_then_classes_then_constants(built):
+    import griffe  # mkdocstrings' own reader (the docs extra): the kinds as the pages see them
+
+    site, _ = built
+    package = griffe.load("cpsolve", search_paths=[str(ROOT)])
+    ranks_of = {griffe.Kind.FUNCTION: 0, griffe.Kind.CLASS: 1}
+    checked = 0
+    for page in sorted((site / "reference" / "api").glob("*/index.html")):
+        ranks: list[int] = []
+        # each module (h2) and its members (h3), in the order shown
+        headings = re.findall(r'<h([23]) id="(cpsolve[\w.]*)" class="doc doc-heading"', page.read_text("utf-8"))
+        for level, path in headings:
+            if level == "2":
+                ranks = []
+                continue
+            try:
+                kind = package.get_member(path.removeprefix("cpsolve.")).kind
+            except (KeyError, griffe.AliasResolutionError):
+                kind = griffe.Kind.ATTRIBUTE
+            ranks.append(ranks_of.get(kind, 2))
+            assert ranks == sorted(ranks), f"{page.parent.name}: {path} comes after a later kind"
+            checked += 1
+    assert checked > 100
+    layout = (site / "reference" / "api" / "layout" / "index.html").read_text(encoding="utf-8")
+    first = re.search(r'<h3 id="(cpsolve\.layout\.\w+)"', layout)
+    assert first and first.group(1) == "cpsolve.layout.solve"
+
+
+def test_no_page_speaks_of_what_its_reader_never_saw():
+    # the project's own history (the issue that asked for a figure, the aim set for it) means nothing to a reader
+    unseen = re.compile(r"\bthe issue\b|issue's|\baim\b", re.IGNORECASE)
+    pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    found = [
+        f"{page.relative_to(ROOT)}:{number}: {text.strip()}"
+        for page in pages
+        if page.name != "changelog.md"  # the history, quoting what was reworded
+        for number, text in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1)
+        if unseen.search(text)
+    ]
+    assert not found, "\n".join(found)
+
+
 def _chromium() -> str:
     for path in (*CHROMIUM_PATHS, shutil.which("chromium") or ""):
         if path and os.access(path, os.X_OK):
