@@ -586,3 +586,12 @@ def test_auto_takes_guesses_only_when_set_to_and_says_what_each_risked():
                                      f"a mine with chance {percent(1 - safety)}: {outcome}")
 
     play(Dealer(9, 9, 10, seed=9), scenario, auto_guess=True)
+
+
+def test_the_command_offers_auto_guess_and_still_needs_a_terminal(runner):
+    from cpsolve.cli import app
+
+    shown = runner.invoke(app, ["game", "--help"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0 and "--auto-guess" in shown.stdout
+    result = runner.invoke(app, ["game", "--auto-guess", "--seed", "1"])  # the runner is no terminal
+    assert result.exit_code == 2 and "needs a terminal" in result.stderr

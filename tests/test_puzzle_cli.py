@@ -520,3 +520,8 @@ def test_puzzle_and_hint_mark_the_certain_cells_with_the_same_letters(runner, ex
     data = answer(runner, path, "--deduce")
     assert marks[0] == marks[2] == {(r - 1, c - 1) for r, c in data["surely_safe"]} and marks[0]
     assert marks[1] == marks[3] == {(r - 1, c - 1) for r, c in data["surely_mine"]} and marks[1]
+
+
+def test_width_below_twenty_columns_is_a_usage_error(runner, tmp_path):
+    result = run(runner, write(tmp_path, "1..\n...\n..1\n"), "--width", 19)
+    assert result.exit_code == 2 and "--width must be at least 20" in result.stderr and result.stdout == ""
