@@ -3,7 +3,7 @@
 cpsolve builds four small C extensions at install time (``setup.py``): the casual player's
 worklist (``_casual_engine``), the subset and perfect players (``_play_engine``), the judge's
 flood fill (``_flood``), and the best player's probabilities, look-ahead and endgame search
-(``_best_engine``). Each is optional: where a compiler was missing, the same code runs in Python,
+(``deduce._engine``). Each is optional: where a compiler was missing, the same code runs in Python,
 and the tests hold the two to the same answers. Modules ask :func:`extension` for one and fall
 back to their Python reference on None.
 

@@ -27,12 +27,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from cpsolve.casual import CasualBoard
-from cpsolve.errors import InputError, InternalError, TimeLimitError, UsageError
+from cpsolve.errors import InputError, InternalError, TimeLimitError, UsageError, parameter
 from cpsolve.formats.values import counted
 from cpsolve.grid import box_sum, mine_numbers
 from cpsolve.outcome import Record, Status
 from cpsolve.play import NO_GUESS_PLAYERS, PLAYERS, START_CONDITIONS
+from cpsolve.play.casual import Board
 from cpsolve.play.game import Game, play_from
 from cpsolve.reveal import count_components
 
@@ -149,7 +149,7 @@ def draw_board(settings: GameSettings, rng: np.random.Generator, allowed_flat: n
 def _new_game(settings: GameSettings) -> Game:
     """A game of the settings' player on an empty board of their shape, for draws to reuse."""
     empty = np.zeros((settings.rows, settings.cols), dtype=bool)
-    return Game(CasualBoard(empty, np.ones_like(empty)), settings.player, settings.use_total)
+    return Game(Board(empty, None, np.ones_like(empty)), settings.player, settings.use_total)
 
 
 @dataclass(frozen=True)
@@ -262,13 +262,13 @@ def generate_boards(settings: GameSettings, count: int, time_limit: float | None
                 raise TimeLimitError(
                     f"board {number + 1} not found in {time_limit:g} s: {counted(tries, 'draw')}, none won by the "
                     f"{settings.player} player; {number} of {counted(count, 'board')} printed "
-                    f"(fewer mines, another player or a longer --time-limit may do)"
+                    f"(fewer mines, another player or a longer {parameter('time_limit')} may do)"
                 )
         # the check: a fresh game on the board, as a reader of the output would play it
         if (
             mines[click]
             or not play_from(
-                CasualBoard(mines.copy(), np.ones(mines.shape, dtype=bool)), click, settings.player, settings.use_total
+                Board(mines.copy(), None, np.ones(mines.shape, dtype=bool)), click, settings.player, settings.use_total
             ).won
         ):
             raise InternalError(f"a generated board failed its replay by the {settings.player} player")
@@ -289,12 +289,12 @@ def play_game(settings: GameSettings, index: int) -> Record:
     began = time.perf_counter()
     mines = draw_board(settings, rng)
     if settings.player == "best":  # the guessing player: its ties from a stream of its own
-        from cpsolve.play.best import play_best
+        from cpsolve.play.best_games import play_best
 
         game = play_best(mines, settings.click, np.random.default_rng([settings.seed, index, 1]))
         won, cleared, extra = game.won, game.cleared, {"guesses": game.guesses}
     else:
-        board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
+        board = Board(mines, None, np.ones(mines.shape, dtype=bool))
         end = Game(board, settings.player, settings.use_total).play(settings.click)
         won, cleared, extra = end.won, end.cleared, {}
     seconds = time.perf_counter() - began

@@ -128,14 +128,14 @@ def test_json_fields_and_order_of_files(runner, tmp_path):
     a, b = (json.loads(line) for line in result.stdout.splitlines())
     assert a["file"] == str(first) and b["file"] == str(second)
     assert set(a) == {"file", "rows", "cols", "total_mines", "status", "kind", "solution", "count", "surely_safe",
-                      "surely_mine", "probabilities", "probabilities_exact"}
+                      "surely_mine", "probabilities"}
     assert a["total_mines"] == 2 and a["count"] == 6 and a["surely_safe"] == [] and a["surely_mine"] == []
     assert a["probabilities"][0] == [None, pytest.approx(1 / 3), pytest.approx(1 / 6)]
-    assert a["probabilities_exact"][0] == [None, "1/3", "1/6"] and a["kind"] == "game_position"
+    assert a["kind"] == "game_position"
     mines = {(r, c) for r, row in enumerate(a["solution"]) for c, ch in enumerate(row) if ch == "*"}
     assert len(mines) == 2 and all(len(set(neighbours(cell)) & mines) == 1 for cell in [(0, 0), (2, 2)])
     assert b["status"] == "no_solution" and b["solution"] is None and b["count"] == 0
-    assert b["surely_safe"] is None and b["probabilities"] is None and b["probabilities_exact"] is None
+    assert b["surely_safe"] is None and b["probabilities"] is None
 
 
 def test_only_what_is_asked(runner, tmp_path):
@@ -166,7 +166,7 @@ def test_text_output(runner, tmp_path):
     assert lines[start + 1] == "S safe and M a mine in every solution, - a clue, * a known mine, # no cell"
     assert lines[start + 2:start + 6] == ["     1  2  3", "  1  - 33 17", "  2 33 33 33", "  3 17 33  -"]
     assert lines[start + 6:] == ["lowest chance: 16.7% at (1,3), (3,1)",
-                                 "exact values: --format json (probabilities_exact, as fractions)"]
+                                 "each cell's chance in full: --format json --probabilities"]
     # a game position's solution is one placement among many: only on request
     result = run(runner, path, "--count", "--solution")
     assert result.stdout.splitlines()[-4] == "a solution (* mine, . safe; others exist):"
@@ -258,7 +258,7 @@ def test_expert_text_fits_80_columns_and_marks_match_the_backbone(runner, tmp_pa
                         f"{sum(ch == '.' for row in cells for ch in row)} undecided (.)")
     # the chances board at 80 columns: each unknown cell's tenths against the JSON probabilities
     start = next(i for i, line in enumerate(lines) if line.startswith("chance of a mine in tenths")) + 4
-    assert lines[-1] == "in percent from --width 93; exact values: --format json"
+    assert lines[-1] == "in percent from --width 93; in full: --format json --probabilities"
     _check_chances([row[4:].split(" ") for row in lines[start:start + 16]], data, lambda p: str(int(p * 10 + 1e-12)))
     # from 93 columns: in percent
     lines = run(runner, path, *options, "--width", 93).stdout.splitlines()
@@ -331,7 +331,7 @@ def test_long_steps_read_the_clock(monkeypatch):
     import time as time_module
 
     from cpsolve.deduce import Position, analyse
-    from cpsolve.deduce.count import DeadlineReached
+    from cpsolve.errors import TimeLimitError
     from cpsolve.deduce.position import reduce_position
     from cpsolve.deduce.search import solve_position
     from cpsolve.outcome import Status
@@ -341,7 +341,7 @@ def test_long_steps_read_the_clock(monkeypatch):
     position = Position(600, 600, clues, frozenset(), frozenset(cells - set(clues)))
     past = time_module.perf_counter() - 1
     assert solve_position(position, past) == (Status.UNKNOWN, None)
-    with pytest.raises(DeadlineReached):
+    with pytest.raises(TimeLimitError):
         reduce_position(position, past)
     assert analyse(position, count=True, deadline=past).status is Status.UNKNOWN
     # and without a deadline the large-board path (no neighbour table) agrees with the small one
@@ -485,27 +485,25 @@ def test_decimal_text_and_ascii_int_against_python():
     assert [ascii_int(text) for text in ["", "-", "1.0", " 1", "1 ", "+1", "1_0", "٣", "²", "0x1"]] == [None] * 10
 
 
-def test_building_a_position_stops_at_the_deadline_after_the_checks(tmp_path, monkeypatch):
-    """The reader looks at the deadline between bands of rows; bad input is reported whatever the time."""
-    import time as time_module
-
+def test_a_puzzle_reads_into_the_flat_view_and_the_same_position(tmp_path):
+    """The reader builds the engine's flat view; the Position built from it lists the same cells."""
     import cpsolve.formats.puzzle as puzzle_format
+    from cpsolve.deduce import View
     from cpsolve.errors import InputError
 
-    path = write(tmp_path, "4 5 3\n1.*..\n..2#.\n?...1\n0.F..\n", "a.txt")
-    past = time_module.perf_counter() - 1
-    with pytest.raises(puzzle_format.ReadingTimedOut) as raised:
-        puzzle_format.read_puzzle(path, deadline=past)
-    stand_in = raised.value.puzzle.position
-    assert (stand_in.rows, stand_in.cols, stand_in.total) == (4, 5, 3) and raised.value.exit_code == 3
-    bad = write(tmp_path, "2 2\n1.\n.9\n", "b.txt")
-    with pytest.raises(InputError, match="line 3"):
-        puzzle_format.read_puzzle(bad, deadline=past)
-    whole = puzzle_format.read_puzzle(path, deadline=time_module.perf_counter() + 60).position
-    monkeypatch.setattr(puzzle_format, "_CELLS_PER_STEP", 5)  # one row a band
-    assert puzzle_format.read_puzzle(path).position == whole
+    path = write(tmp_path, "4 5 3\r\n1.*..\r\n..2#.\r\n?...1\r\n0.F..\r\n", "a.txt")
+    item = puzzle_format.read_puzzle(path)
+    whole = item.position
+    assert (whole.rows, whole.cols, whole.total, item.total) == (4, 5, 3, 3)
     assert whole.clues == {(0, 0): 1, (1, 2): 2, (2, 4): 1, (3, 0): 0}
     assert whole.known_mines == {(0, 2), (3, 2)} and len(whole.unknown) == 20 - 4 - 2 - 1
+    assert (1, 3) not in whole.unknown  # the hole
+    again = View.from_position(whole)
+    assert (again.state, again.shown, again.total) == (item.view.state, item.view.shown, item.view.total)
+    assert item.with_total(None).position.total is None and item.with_total(7).total == 7
+    negative = write(tmp_path, "2 2 -1\n1.\n..\n", "b.txt")
+    with pytest.raises(InputError, match="total of mines must be 0 or more"):
+        puzzle_format.read_puzzle(negative)
 
 
 def test_puzzle_and_hint_mark_the_certain_cells_with_the_same_letters(runner, examples):

@@ -97,7 +97,7 @@ class _ReportingGroup(TyperGroup):
             with interrupts_stop_solves():
                 return super().invoke(ctx)
         except CpsolveError as error:
-            raise fail(str(error), error.exit_code) from None
+            raise fail(error.command_line(), error.exit_code) from None
         except BrokenPipeError:
             # the reader went away (`| head`): it has what it wanted; say nothing more
             _silence_stdout()

@@ -65,7 +65,8 @@ def hint(
     positions = [read_puzzle(path) for path in files]  # bad input fails before any answer
     exit_code = EXIT_OK
     for index, item in enumerate(positions):
-        position = with_total_override(item.position, mines, no_total)
+        item = with_total_override(item, mines, no_total)
+        position = item.position
         advice = advise(position, np.random.default_rng(seed), time.perf_counter() + time_limit)
         if advice.timed_out:
             exit_code = EXIT_TIME_LIMIT

@@ -7,7 +7,6 @@ disagree. Every bound on an option is checked before any work starts.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 from enum import Enum
@@ -21,7 +20,7 @@ from cpsolve.layout import BACKENDS, PHASES
 from cpsolve.play import PLAYERS, START_CONDITIONS
 
 if TYPE_CHECKING:
-    from cpsolve.deduce import Position
+    from cpsolve.formats.puzzle import PuzzleInput
 
 __all__ = [
     "PlayerNoTotal",
@@ -165,11 +164,11 @@ def check_total_override(mines: int | None, no_total: bool) -> None:
         raise InputError(f"--mines must be 0 or more, got {mines}")
 
 
-def with_total_override(position: Position, mines: int | None, no_total: bool) -> Position:
-    """The position with the total ``--mines`` or ``--no-total`` gives it (unchanged without either)."""
+def with_total_override(puzzle: PuzzleInput, mines: int | None, no_total: bool) -> PuzzleInput:
+    """The puzzle with the total ``--mines`` or ``--no-total`` gives it (unchanged without either)."""
     if mines is None and not no_total:
-        return position
-    return dataclasses.replace(position, total=mines)
+        return puzzle
+    return puzzle.with_total(mines)
 
 
 def parse_cell(text: str, option: str) -> tuple[int, int]:

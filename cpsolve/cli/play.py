@@ -13,8 +13,8 @@ from cpsolve.cli.options import OutputFormat, Player, PlayerNoTotal, check_seed,
 from cpsolve.errors import UsageError
 
 if TYPE_CHECKING:
-    from cpsolve.casual import CasualBoard
     from cpsolve.formats.casual import CasualInput
+    from cpsolve.play.casual import Board
 
 __all__ = ["play", "play_boards", "play_best_boards"]
 
@@ -79,10 +79,10 @@ def play_best_boards(
     explain: bool,
 ) -> None:
     """``play --player best``: one game per board from the click, one answer per board."""
-    from cpsolve.casual import CasualBoard
     from cpsolve.formats import read_casual_boards
     from cpsolve.formats.best import game_json
-    from cpsolve.play.best import play_board
+    from cpsolve.play.best_games import play_board
+    from cpsolve.play.casual import Board
 
     if click is None:
         raise UsageError("--player best needs --click ROW,COL (the board fixes the mines, so choose the first click)")
@@ -91,7 +91,7 @@ def play_best_boards(
     check_seed(seed)
     first = parse_cell(click, "--click")
     for item in read_casual_boards(board_file):
-        board = CasualBoard.from_rows(list(item.rows))
+        board = Board.from_rows(list(item.rows), mine_chars="M*")
         _check_click(board, first, click, item, board_file)
         game = play_board(board, first, seed, item.number, record_moves=moves)
         typer.echo(
@@ -101,12 +101,12 @@ def play_best_boards(
     raise typer.Exit(0)
 
 
-def _check_click(board: CasualBoard, first: tuple[int, int], click: str, item: CasualInput, board_file: str) -> None:
+def _check_click(board: Board, first: tuple[int, int], click: str, item: CasualInput, board_file: str) -> None:
     """The click must be a safe cell of this board."""
     from cpsolve.errors import InputError
 
     rows, cols = board.mines.shape
-    if not (0 <= first[0] < rows and 0 <= first[1] < cols) or not board.present[first]:
+    if not (0 <= first[0] < rows and 0 <= first[1] < cols) or not board.present_mask[first]:
         raise InputError(f"board {item.number}: --click {click} is off the {rows}x{cols} board", board_file, item.line)
     if board.mines[first]:
         raise InputError(f"board {item.number}: --click {click} is a mine", board_file, item.line)
@@ -116,21 +116,21 @@ def play_boards(
     board_file: str, player: str, *, no_total: bool, click: str | None, explain: bool, output_format: OutputFormat
 ) -> None:
     """Play every board of `board_file` and print one answer per board (``play`` and ``casual``)."""
-    from cpsolve.casual import CasualBoard, draw_state
     from cpsolve.formats import casual_json, read_casual_boards
     from cpsolve.formats.values import counted
     from cpsolve.play import best_first_click
+    from cpsolve.play.casual import Board, draw_state
 
     given = parse_cell(click, "--click") if click is not None else None
     for item in read_casual_boards(board_file):
-        board = CasualBoard.from_rows(list(item.rows))
+        board = Board.from_rows(list(item.rows), mine_chars="M*")
         # a board that names its first click (generate's 'c') is played from it, unless --click says otherwise
         first = given if given is not None else item.click
         if given is not None and click is not None:
             _check_click(board, given, click, item, board_file)
         result = best_first_click(board, player, not no_total, first)
         if output_format is OutputFormat.json:
-            typer.echo(json.dumps(casual_json(item.number, int(board.present.sum()), result)))
+            typer.echo(json.dumps(casual_json(item.number, board.safe_count + board.mine_count, result)))
         elif explain:
             where = (
                 f"first click at row {result.click[0] + 1}, col {result.click[1] + 1}"

@@ -77,7 +77,7 @@ def puzzle(
     when every puzzle is decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
     """
     from cpsolve.deduce import Analysis, analyse
-    from cpsolve.formats.puzzle import GAME_POSITION, ReadingTimedOut, puzzle_json, puzzle_text, read_puzzle
+    from cpsolve.formats.puzzle import GAME_POSITION, puzzle_json, puzzle_text, read_puzzle
     from cpsolve.formats.values import json_line
     from cpsolve.outcome import Status
 
@@ -91,22 +91,18 @@ def puzzle(
     puzzles = []
     for path in files:
         began = time.perf_counter()
-        try:
-            item, complete = read_puzzle(path, deadline=began + time_limit), True
-        except ReadingTimedOut as timed_out:  # a valid puzzle too large to build in its time
-            item, complete = timed_out.puzzle, False
-        puzzles.append((item, complete, time.perf_counter() - began))
+        puzzles.append((read_puzzle(path), time.perf_counter() - began))
     exit_code = EXIT_OK
-    for index, (item, complete, reading) in enumerate(puzzles):
-        position = with_total_override(item.position, mines, no_total)
+    for index, (item, reading) in enumerate(puzzles):
+        item = with_total_override(item, mines, no_total)
         deadline = time.perf_counter() + time_limit - reading
         # a person reading a game position is shown what a player can use unless they asked what to show
         player = output_format is OutputFormat.text and item.kind == GAME_POSITION and not (deduce or probabilities)
-        if not complete or time.perf_counter() > deadline:
+        if time.perf_counter() > deadline:
             analysis = Analysis(Status.UNKNOWN)
         else:
             analysis = analyse(
-                position,
+                item.view,
                 count=count,
                 backbone=deduce or player,
                 probabilities=probabilities or player,
@@ -115,11 +111,11 @@ def puzzle(
         if analysis.status is Status.UNKNOWN:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
-            answer = puzzle_json(item, position, analysis, count=count, deduce=deduce, probabilities=probabilities)
+            answer = puzzle_json(item, analysis, count=count, deduce=deduce, probabilities=probabilities)
             typer.echo(json_line(answer))
         else:
             if index:
                 typer.echo("")
-            typer.echo("\n".join(puzzle_text(item, position, analysis, solution=solution, width=text_width)))
+            typer.echo("\n".join(puzzle_text(item, item.position, analysis, solution=solution, width=text_width)))
         sys.stdout.flush()
     raise typer.Exit(exit_code)

@@ -87,12 +87,12 @@ def stats(
     if random is None:
         if board_file is None:
             raise InputError("give a FILE of boards, or --random R C M")
-        from cpsolve.casual import CasualBoard
         from cpsolve.formats import read_casual_boards
         from cpsolve.generate import openings_and_3bv
+        from cpsolve.play.casual import Board
 
         for item in read_casual_boards(board_file):
-            board = CasualBoard.from_rows(list(item.rows))
+            board = Board.from_rows(list(item.rows), mine_chars="M*")
             openings, bbbv = openings_and_3bv(board.mines, board.present)
             values = (item.number, bbbv, openings, board.safe_count)
             if output_format is OutputFormat.json:

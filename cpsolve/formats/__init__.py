@@ -13,8 +13,7 @@ Every reader raises :class:`cpsolve.errors.InputError` naming the file and line.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from cpsolve.lazy import loader
 
 # Each name is loaded from its module on first use: a command reading Code Jam cases should not pay
 # for the clue-puzzle reader and the deduction engine it imports.
@@ -45,10 +44,7 @@ _MODULES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _MODULES:
-        return getattr(importlib.import_module(_MODULES[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = loader(__name__, _MODULES)
 
 
 __all__ = [

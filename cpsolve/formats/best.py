@@ -20,7 +20,8 @@ from cpsolve.deduce import Position
 from cpsolve.formats.grids import ruled
 from cpsolve.formats.values import counted
 from cpsolve.grid import Cell
-from cpsolve.play.best import REASONS, Advice, BestGame, Candidate
+from cpsolve.play.best import REASONS, Advice, Candidate
+from cpsolve.play.best_games import BestGame
 from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
 
 __all__ = ["game_json", "hint_json", "hint_text", "CANDIDATE_MARKS"]

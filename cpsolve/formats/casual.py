@@ -254,7 +254,7 @@ def casual_json(number: int, cells: int, result: Any) -> dict[str, Any]:
     Args:
         number: The board's number in the file.
         cells: How many cells the board has.
-        result: Its :class:`cpsolve.casual.CasualResult`.
+        result: Its :class:`cpsolve.play.casual.CasualResult`.
     """
     click = [result.click[0] + 1, result.click[1] + 1] if result.click else None
     return {

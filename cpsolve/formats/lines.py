@@ -25,6 +25,31 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
+#: Files up to this size are read in one piece (the line-by-line loop is for large ones and for errors).
+_WHOLE_FILE = 1 << 20
+
+
+def _clean_lines(data: bytes) -> list[str] | None:
+    """The lines of a whole file, endings and a leading byte-order mark removed; None when
+    anything needs a message (a NUL byte, bytes that are not UTF-8, a CR inside a line)."""
+    if b"\0" in data:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the final newline ends the last line; it does not start another
+    if "\r" in text:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+        if any("\r" in line for line in lines):
+            return None
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    return lines
+
+
 def read_lines(path: str, max_length: int | None = None) -> Iterator[tuple[int, str]]:
     """Yield (line number, text) for each line of a text file, ``-`` meaning stdin.
 
@@ -56,6 +81,16 @@ def read_lines(path: str, max_length: int | None = None) -> Iterator[tuple[int, 
         except OSError as error:
             raise InputError(f"cannot read: {error.strerror}", name) from None
     try:
+        if max_length is None and stream is not sys.stdin.buffer and file_path.stat().st_size <= _WHOLE_FILE:
+            # a small file read at once and split in C: per-line Python is most of reading a puzzle
+            data = stream.read()
+            lines = _clean_lines(data)
+            if lines is not None:
+                if not any(text.strip() for text in lines):
+                    raise InputError("empty file", name)
+                yield from enumerate(lines, start=1)
+                return
+            stream.seek(0)  # something to report: the loop below finds the line and says what
         any_text = False
         # readline(limit) stops after `limit` bytes: a line that long without its ending is too long
         raws = stream if max_length is None else iter(lambda: stream.readline(max_length + 2), b"")  # +2: CRLF

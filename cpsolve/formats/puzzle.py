@@ -19,17 +19,18 @@ Example:
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
-from cpsolve.deduce import Analysis, Position
-from cpsolve.errors import InputError, TimeLimitError
+from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.deduce import Analysis, Position, View
+from cpsolve.errors import InputError
 from cpsolve.formats.grids import ruled, ruled_width
 from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
-from cpsolve.formats.values import ascii_int, counted, decimal_text, describe_char, shorten
+from cpsolve.formats.values import RawJSON, ascii_int, counted, decimal_text, describe_char, shorten
 from cpsolve.outcome import Status
 from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
 
@@ -40,7 +41,6 @@ __all__ = [
     "UNKNOWN_CHARS",
     "MINE_CHARS",
     "PuzzleInput",
-    "ReadingTimedOut",
     "read_puzzle",
     "STATUS_WORDS",
     "draw_solution",
@@ -63,25 +63,57 @@ CLUE_PUZZLE = "clue_puzzle"
 
 @dataclass(frozen=True)
 class PuzzleInput:
-    """One puzzle file: its name in messages, the position it states (the header's total, if any),
-    and its kind: :data:`GAME_POSITION` unless a ``0`` touches an unknown cell (:data:`CLUE_PUZZLE`)."""
+    """One puzzle file: its name in messages and the position it states (the header's total, if any).
 
-    name: str
-    position: Position
-    kind: str = GAME_POSITION
-
-
-class ReadingTimedOut(TimeLimitError):
-    """The time limit ran out while a valid puzzle's position was being built.
+    The position is read into the flat :class:`cpsolve.deduce.View` the fast engine takes, in a few
+    array operations however large the puzzle; the :class:`cpsolve.deduce.Position` (cells as
+    (row, col) sets) is built from it only when something asks for it.
 
     Attributes:
-        puzzle: The file's name and a position of the puzzle's size and total with no cells
-            listed: enough to word the ``unknown`` answer, never to be analysed.
+        name: The file's name in messages (``<stdin>`` for ``-``).
+        view: The position, flat.
     """
 
-    def __init__(self, name: str, rows: int, cols: int, total: int | None):
-        super().__init__(f"{name}: the time limit ran out while reading the puzzle")
-        self.puzzle = PuzzleInput(name, Position(rows, cols, {}, frozenset(), frozenset(), total))
+    name: str
+    view: View
+
+    @cached_property
+    def position(self) -> Position:
+        """The position as a :class:`cpsolve.deduce.Position`."""
+        return self.view.position()
+
+    @cached_property
+    def kind(self) -> str:
+        """:data:`CLUE_PUZZLE` when some ``0`` has an unknown neighbour (no game shows one), else
+        :data:`GAME_POSITION`."""
+        import numpy as np
+
+        grid = self.view.grid
+        state = grid.inner(np.frombuffer(self.view.state, dtype=np.uint8))
+        shown = grid.inner(np.frombuffer(self.view.shown, dtype=np.uint8))
+        unknown = np.pad(state == COVERED, 1)
+        near_unknown = np.zeros(state.shape, dtype=bool)
+        for dr in (0, 1, 2):
+            for dc in (0, 1, 2):
+                near_unknown |= unknown[dr : dr + grid.rows, dc : dc + grid.cols]
+        zeros = (state == CLEARED) & (shown == 0)
+        return CLUE_PUZZLE if bool((near_unknown & zeros).any()) else GAME_POSITION
+
+    @property
+    def total(self) -> int | None:
+        """The total number of mines, or None when the puzzle does not state it."""
+        return None if self.view.total < 0 else self.view.total
+
+    def with_total(self, total: int | None) -> PuzzleInput:
+        """The same puzzle with another total (None: unknown).
+
+        Raises:
+            ValueError: If `total` is negative.
+        """
+        if total is not None and total < 0:
+            raise ValueError(f"a total of mines cannot be negative, got {total}")
+        view = View(self.view.grid, self.view.state, self.view.shown, -1 if total is None else total)
+        return replace(self, view=view)
 
 
 def _row_cells(text: str, name: str, line: int) -> str:
@@ -136,7 +168,7 @@ def _header(lines: list[tuple[int, str]]) -> tuple[tuple[int, int, int | None], 
     return None
 
 
-def read_puzzle(path: str, deadline: float | None = None) -> PuzzleInput:
+def read_puzzle(path: str) -> PuzzleInput:
     """Read one clue puzzle.
 
     A first line (or two) of numbers is a header when the grid after it has the shape it says;
@@ -145,13 +177,10 @@ def read_puzzle(path: str, deadline: float | None = None) -> PuzzleInput:
 
     Args:
         path: The file, or ``-`` for standard input.
-        deadline: A ``time.perf_counter()`` value past which building the position stops (the
-            whole file is still checked first, so bad input is reported whatever the limit).
 
     Raises:
         InputError: Naming the file and line: ragged rows, another character, a header that
-            disagrees with the grid, a digit 9, an empty or binary file.
-        ReadingTimedOut: The deadline passed while the (valid) position was being built.
+            disagrees with the grid or states a negative total, a digit 9, an empty or binary file.
     """
     name = display_name(path)
     lines = [(number, text.strip()) for number, text in read_lines(path) if text.strip()]
@@ -202,92 +231,51 @@ def read_puzzle(path: str, deadline: float | None = None) -> PuzzleInput:
                 ) from None
     if len(rows) * len(rows[0]) > MAX_CELLS:
         raise InputError(f"{len(rows)}x{len(rows[0])} is larger than {MAX_CELLS} cells", name, lines[0][0])
-    position = _position(rows, total, deadline)
-    if position is None:
-        raise ReadingTimedOut(name, len(rows), len(rows[0]), total)
-    return PuzzleInput(name, position, _kind(rows))
+    if total is not None and total < 0:
+        raise InputError(f"header's total of mines must be 0 or more, got {_shown(total)}", name, lines[0][0])
+    return PuzzleInput(name, _view(rows, total))
 
 
-#: Each cell character's code: 0-8 a clue, then unknown, known mine, no cell (numpy lookup table).
-_UNKNOWN_CODE, _MINE_CODE, _HOLE_CODE = 9, 10, 11
+#: Each cell character's state on the flat layout (:mod:`cpsolve.cell_states`), and the number a
+#: clue character shows (numpy lookup tables, built once).
+_STATE_OF: Any = None
+_NUMBER_OF: Any = None
 
 
-def _code_table() -> Any:
-    import numpy as np
+def _tables() -> tuple[Any, Any]:
+    global _STATE_OF, _NUMBER_OF
+    if _STATE_OF is None:
+        import numpy as np
 
-    table = np.full(128, _HOLE_CODE, dtype=np.uint8)
-    for ch in CLUE_CHARS:
-        table[ord(ch)] = int(ch)
-    for chars, code in ((UNKNOWN_CHARS, _UNKNOWN_CODE), (MINE_CHARS, _MINE_CODE)):
-        for ch in chars:
-            table[ord(ch)] = code
-    return table
-
-
-def _kind(rows: list[str]) -> str:
-    """CLUE_PUZZLE when some 0 has an unknown neighbour (no game shows one), else GAME_POSITION."""
-    import numpy as np
-
-    codes = _code_table()[np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)].reshape(len(rows), -1)
-    unknown = np.pad(codes == _UNKNOWN_CODE, 1)
-    height, width = codes.shape
-    near_unknown = np.zeros(codes.shape, dtype=bool)
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            near_unknown |= unknown[dr : dr + height, dc : dc + width]
-    return CLUE_PUZZLE if bool((near_unknown & (codes == 0)).any()) else GAME_POSITION
+        state = np.full(128, ABSENT, dtype=np.uint8)
+        number = np.zeros(128, dtype=np.uint8)
+        for ch in CLUE_CHARS:
+            state[ord(ch)] = CLEARED
+            number[ord(ch)] = int(ch)
+        for ch in UNKNOWN_CHARS:
+            state[ord(ch)] = COVERED
+        for ch in MINE_CHARS:
+            state[ord(ch)] = FLAGGED
+        _STATE_OF, _NUMBER_OF = state, number
+    return _STATE_OF, _NUMBER_OF
 
 
-#: Cells classified between two looks at the deadline while a position is built (about 0.1 s of work).
-_CELLS_PER_STEP = 250_000
+def _view(rows: list[str], total: int | None) -> View:
+    """The flat view of validated rows (ASCII cell characters, all one width): two table lookups.
 
-
-def _position(rows: list[str], total: int | None, deadline: float | None = None) -> Position | None:
-    """The position of validated rows (ASCII cell characters, all one width), or None past `deadline`.
-
-    Built with numpy: a Python loop over the cells of a 3000x3000 puzzle took most of its 13 s
-    of reading; here the cells are classified in one lookup and only the tuples are Python. The
-    tuples of a few million cells still take seconds, so they are made a band of rows at a time
-    with a look at the deadline between bands: the time limit covers the reading.
+    A Python loop over the cells of a 3000x3000 puzzle took seconds; these array operations take a
+    fraction of one, so reading needs no look at the clock.
     """
     import numpy as np
 
-    def late() -> bool:
-        return deadline is not None and time.perf_counter() > deadline
+    from cpsolve.grid import PaddedGrid
 
-    height, width = len(rows), len(rows[0])
-    codes = _code_table()[np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)].reshape(height, width)
-    clue_cells: list[tuple[int, int]] = []
-    clue_values: list[int] = []
-    mine_cells: list[tuple[int, int]] = []
-    unknown_cells: list[tuple[int, int]] = []
-
-    def add(cells: list[tuple[int, int]], mask: Any, top: int) -> None:
-        where = np.nonzero(mask)
-        cells.extend(zip((where[0] + top).tolist(), where[1].tolist(), strict=True))
-
-    band = max(1, _CELLS_PER_STEP // width)
-    for top in range(0, height, band):
-        if late():
-            return None
-        block = codes[top : top + band]
-        clue_mask = block <= 8
-        add(clue_cells, clue_mask, top)
-        clue_values.extend(block[clue_mask].tolist())
-        add(mine_cells, block == _MINE_CODE, top)
-        add(unknown_cells, block == _UNKNOWN_CODE, top)
-    if late():
-        return None
-    clues = dict(zip(clue_cells, clue_values, strict=True))
-    del clue_cells, clue_values
-    if late():
-        return None
-    mines = frozenset(mine_cells)
-    unknown = frozenset(unknown_cells)
-    del mine_cells, unknown_cells
-    if late():
-        return None
-    return Position(height, width, clues, mines, unknown, total)
+    grid = PaddedGrid(len(rows), len(rows[0]))
+    chars = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(grid.rows, grid.cols)
+    state_of, number_of = _tables()
+    state = grid.pad(state_of[chars], ABSENT)
+    shown = grid.pad(number_of[chars])
+    return View(grid, bytearray(state.tobytes()), bytearray(shown.tobytes()), -1 if total is None else total)
 
 
 def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int]], str]] = ()) -> Any:
@@ -315,55 +303,82 @@ def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int
     return grid
 
 
-def draw_solution(position: Position, solution: frozenset[tuple[int, int]]) -> list[str]:
+def draw_solution(position: Position | View, solution: frozenset[tuple[int, int]]) -> list[str]:
     """The solved grid: clues kept, ``*`` every mine, ``.`` safe unknown cells, ``#`` no cell."""
-    return ["".join(row) for row in _char_grid(position, [(solution, MINE)])]
+    if isinstance(position, Position):
+        return ["".join(row) for row in _char_grid(position, [(solution, MINE)])]
+    import numpy as np
+
+    view = position
+    grid = view.grid
+    state = grid.inner(np.frombuffer(view.state, dtype=np.uint8))
+    shown = grid.inner(np.frombuffer(view.shown, dtype=np.uint8))
+    chars = np.full(state.shape, ord(HOLE), dtype=np.uint8)
+    chars[state == COVERED] = ord(SAFE)
+    chars[state == FLAGGED] = ord(MINE)
+    clues = state == CLEARED
+    chars[clues] = shown[clues] + ord("0")
+    if solution:
+        rows, cols = zip(*solution, strict=True)
+        chars[list(rows), list(cols)] = ord(MINE)
+    text = chars.tobytes().decode("ascii")
+    width = grid.cols
+    return [text[k : k + width] for k in range(0, len(text), width)]
 
 
 def _one_based(cells: frozenset[tuple[int, int]]) -> list[list[int]]:
     return [[r + 1, c + 1] for r, c in sorted(cells)]
 
 
-def _probability_rows(
-    position: Position, probabilities: dict[tuple[int, int], Fraction], write: Callable[[Fraction], Any]
-) -> list[list[Any]]:
-    """Rows of probabilities, each written by `write` (``float``, or ``str`` for the exact fraction
-    ``"7/8"``): 1 on known mines, null on clues and holes."""
-    rows = []
-    for r in range(position.rows):
-        row: list[Any] = []
-        for c in range(position.cols):
-            cell = (r, c)
-            if cell in probabilities:
-                row.append(write(probabilities[cell]))
-            elif cell in position.known_mines:
-                row.append(write(Fraction(1)))
-            else:
-                row.append(None)
-        rows.append(row)
-    return rows
+def _probability_rows(view: View, chances: Mapping[tuple[int, int], float | Fraction]) -> RawJSON:
+    """Rows of probabilities as JSON text: 1 on known mines, null on clues and holes.
+
+    Most cells share a chance (every floating cell has the same one), so each distinct value is
+    written once and the rows are put together from those texts.
+    """
+    import numpy as np
+
+    from cpsolve.deduce import Chances
+
+    grid = view.grid
+    if isinstance(chances, Chances):
+        values = chances.grid
+    else:
+        values = np.full((grid.rows, grid.cols), np.nan)
+        for (row, col), chance in chances.items():
+            values[row, col] = float(chance)
+    flagged = grid.inner(np.frombuffer(view.state, dtype=np.uint8)) == FLAGGED
+    values = np.where(flagged, 1.0, values)
+    missing = np.isnan(values)
+    distinct, which = np.unique(np.where(missing, -1.0, values), return_inverse=True)
+    words = ["null" if value < 0 else repr(value) for value in distinct.tolist()]
+    cells = [words[k] for k in which.ravel().tolist()]
+    width = grid.cols
+    return RawJSON(
+        "[" + ", ".join("[" + ", ".join(cells[k : k + width]) + "]" for k in range(0, len(cells), width)) + "]"
+    )
 
 
 def puzzle_json(
-    puzzle: PuzzleInput, position: Position, analysis: Analysis, *, count: bool, deduce: bool, probabilities: bool
+    puzzle: PuzzleInput, analysis: Analysis, *, count: bool, deduce: bool, probabilities: bool
 ) -> dict[str, Any]:
     """The JSON object of one puzzle's answer (``puzzle --format json``, one per line).
 
     Args:
-        puzzle: The file read.
-        position: The position analysed (its total after ``--mines`` / ``--no-total``).
+        puzzle: The puzzle analysed (its total after ``--mines`` / ``--no-total``).
         analysis: The engine's answer.
         count: Whether ``count`` was asked; likewise `deduce` and `probabilities`.
     """
+    view = puzzle.view
     solved = analysis.status is Status.POSSIBLE
     answer: dict[str, Any] = {
         "file": puzzle.name,
-        "rows": position.rows,
-        "cols": position.cols,
-        "total_mines": position.total,
+        "rows": view.grid.rows,
+        "cols": view.grid.cols,
+        "total_mines": puzzle.total,
         "status": STATUS_WORDS[analysis.status],
         "kind": puzzle.kind,
-        "solution": draw_solution(position, analysis.solution) if solved and analysis.solution is not None else None,
+        "solution": draw_solution(view, analysis.solution) if solved and analysis.solution is not None else None,
     }
     if count:
         answer["count"] = analysis.count
@@ -371,9 +386,9 @@ def puzzle_json(
         answer["surely_safe"] = _one_based(analysis.surely_safe) if analysis.surely_safe is not None else None
         answer["surely_mine"] = _one_based(analysis.surely_mine) if analysis.surely_mine is not None else None
     if probabilities:
-        chances = analysis.probabilities
-        answer["probabilities"] = _probability_rows(position, chances, float) if chances is not None else None
-        answer["probabilities_exact"] = _probability_rows(position, chances, str) if chances is not None else None
+        answer["probabilities"] = (
+            _probability_rows(view, analysis.probabilities) if analysis.probabilities is not None else None
+        )
     return answer
 
 
@@ -405,7 +420,7 @@ def _certain_lines(position: Position, safe: frozenset[tuple[int, int]], mine: f
     ]
 
 
-def _chance_mark(chance: Fraction, percent: bool) -> str:
+def _chance_mark(chance: float | Fraction, percent: bool) -> str:
     """A cell's chance of a mine: its mark when certain; else the percentage rounded into 1-99, or
     the tenths rounded down (0 to 9)."""
     if chance == 0:
@@ -413,8 +428,8 @@ def _chance_mark(chance: Fraction, percent: bool) -> str:
     if chance == 1:
         return SURELY_MINE
     if percent:
-        return str(min(99, max(1, round(chance * 100))))
-    return str(chance.numerator * 10 // chance.denominator)
+        return str(min(99, max(1, round(float(chance) * 100))))
+    return str(min(9, int(float(chance) * 10 + 1e-9)))  # 0.3 in doubles is just under 3/10
 
 
 def percent_width(cols: int) -> int:
@@ -422,7 +437,7 @@ def percent_width(cols: int) -> int:
     return ruled_width(cols, 3)
 
 
-def _chance_lines(position: Position, chances: dict[tuple[int, int], Fraction], width: int) -> list[str]:
+def _chance_lines(position: Position, chances: Mapping[tuple[int, int], float | Fraction], width: int) -> list[str]:
     """The chance of a mine on every unknown cell, as percentages where `width` holds three columns a
     cell (else tenths), the lowest chance in full, and where the exact values are."""
     percent = position.cols < 100 and percent_width(position.cols) <= width
@@ -451,9 +466,9 @@ def _chance_lines(position: Position, chances: dict[tuple[int, int], Fraction], 
         named = _where(cells[:_LOWEST_SHOWN]) + (f" and {more} more" if more > 0 else "")
         lines.append(f"lowest chance: {float(lowest) * 100:.1f}% at {named}")
     if percent or position.cols >= 100:
-        lines.append("exact values: --format json (probabilities_exact, as fractions)")
+        lines.append("each cell's chance in full: --format json --probabilities")
     else:
-        lines.append(f"in percent from --width {percent_width(position.cols)}; exact values: --format json")
+        lines.append(f"in percent from --width {percent_width(position.cols)}; in full: --format json --probabilities")
     return lines
 
 

@@ -62,7 +62,7 @@ def describe_safety(move: Move) -> str:
     if move.safety == 1:
         return "was that a guess? no: certain from what was shown"
     outcome = "and it lost" if move.exploded else "and it held"
-    return f"was that a guess? yes: {what} safe with chance {percent(move.safety)}, {outcome}"
+    return f"was that a guess? yes: {what} safe with chance {percent(Fraction(move.safety))}, {outcome}"
 
 
 @dataclass(frozen=True)
@@ -336,8 +336,8 @@ class GameApp(App[None]):
     ) -> None:
         """Run ``work(deadline)`` in a thread worker; ``done(result)`` on the screen's thread after.
 
-        A result is the work's return value, or the exception it raised (DeadlineReached and
-        TimeLimitError when the time limit ran out). `label` (if any) shows with a spinner meanwhile.
+        A result is the work's return value, or the exception it raised (TimeLimitError
+        when the time limit ran out). `label` (if any) shows with a spinner meanwhile.
         An exclusive job replaces the group's running one, whose result is then never used.
         """
 
@@ -780,9 +780,8 @@ def end_text(summary: Summary, session: Session, needed: bool | None) -> Text:
 
 def _failure(error: Exception, limit: float) -> str:
     """What a failed job says: the time limit, or the error itself."""
-    from cpsolve.deduce.count import DeadlineReached
     from cpsolve.errors import TimeLimitError
 
-    if isinstance(error, (DeadlineReached, TimeLimitError)):
+    if isinstance(error, TimeLimitError):
         return f"the time limit ({limit:g} s) ran out"
     return f"failed: {error}"
