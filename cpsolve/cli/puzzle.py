@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from typing import Annotated
@@ -17,7 +18,7 @@ from cpsolve.cli.options import (
     check_total_override,
     with_total_override,
 )
-from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT
+from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, UsageError
 
 __all__ = ["puzzle"]
 
@@ -34,6 +35,24 @@ def puzzle(
     probabilities: Annotated[
         bool, typer.Option("--probabilities", help="Each unknown cell's exact chance of a mine.")
     ] = False,
+    solution: Annotated[
+        bool | None,
+        typer.Option(
+            "--solution/--no-solution",
+            help="Show a solution in the text answer (default: for a clue puzzle, not for a game position).",
+            show_default=False,
+        ),
+    ] = None,
+    width: Annotated[
+        int | None,
+        typer.Option(
+            "--width",
+            metavar="COLUMNS",
+            help="Columns the text answer may use: chances are drawn in percent where they fit, else in tenths "
+            "(default: the terminal's width, 80 when the output is not a terminal).",
+            show_default=False,
+        ),
+    ] = None,
     mines: PuzzleMines = None,
     no_total: PuzzleNoTotal = False,
     output_format: Annotated[
@@ -48,18 +67,25 @@ def puzzle(
         ),
     ] = 60.0,
 ) -> None:
-    """Solve clue puzzles: a solution or proof of none, and on request the count, what is certain and the chances.
+    """Analyse positions and clue puzzles: what is certain, the chances, a solution or proof of none, the count.
 
-    The time limit covers each puzzle's reading, building and solving. Exit 0 when every puzzle is
-    decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
+    A file is a game position unless some 0 touches an unknown cell (a game would have opened it):
+    then it is a clue puzzle. The text answer for a game position gives what is certain and the
+    chances unless --deduce or --probabilities says which, and a solution only with --solution; a
+    clue puzzle's gives its solution and what is asked. The JSON answer holds what is asked, the
+    solution and the kind. The time limit covers each puzzle's reading, building and solving. Exit 0
+    when every puzzle is decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
     """
     from cpsolve.deduce import Analysis, analyse
-    from cpsolve.formats.puzzle import puzzle_json, puzzle_text, read_puzzle
+    from cpsolve.formats.puzzle import GAME_POSITION, puzzle_json, puzzle_text, read_puzzle
     from cpsolve.formats.values import json_line
     from cpsolve.outcome import Status
 
     check_total_override(mines, no_total)
     check_time_limit(time_limit)
+    if width is not None and width < 20:
+        raise UsageError(f"--width must be at least 20 columns, got {width}")
+    text_width = width if width is not None else shutil.get_terminal_size().columns if sys.stdout.isatty() else 80
     # read every file first: bad input fails before any answer is printed; each puzzle's reading
     # counts against its own time limit
     puzzles = []
@@ -70,10 +96,18 @@ def puzzle(
     for index, (item, reading) in enumerate(puzzles):
         item = with_total_override(item, mines, no_total)
         deadline = time.perf_counter() + time_limit - reading
+        # a person reading a game position is shown what a player can use unless they asked what to show
+        player = output_format is OutputFormat.text and item.kind == GAME_POSITION and not (deduce or probabilities)
         if time.perf_counter() > deadline:
             analysis = Analysis(Status.UNKNOWN)
         else:
-            analysis = analyse(item.view, count=count, backbone=deduce, probabilities=probabilities, deadline=deadline)
+            analysis = analyse(
+                item.view,
+                count=count,
+                backbone=deduce or player,
+                probabilities=probabilities or player,
+                deadline=deadline,
+            )
         if analysis.status is Status.UNKNOWN:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
@@ -82,6 +116,6 @@ def puzzle(
         else:
             if index:
                 typer.echo("")
-            typer.echo("\n".join(puzzle_text(item, item.position, analysis)))
+            typer.echo("\n".join(puzzle_text(item, item.position, analysis, solution=solution, width=text_width)))
         sys.stdout.flush()
     raise typer.Exit(exit_code)

@@ -6,6 +6,12 @@ written as C characters or C tokens separated by spaces. Cells: ``0``-``8`` a cl
 ``?`` ``-`` ``_`` ``X`` unknown, ``#`` no cell, ``*`` ``F`` a known mine. Blank lines, trailing
 whitespace, CRLF and a byte-order mark are ignored.
 
+A file is a **game position** (what a player sees: numbers, covered cells, flags) unless some
+``0`` touches an unknown cell: a game opens every neighbour of a ``0`` it shows (the opening
+cascade), so such a file can only be a **clue puzzle**. The text answer leads a game position with
+what a player can use (the certain cells, then the chances) and gives a solution on request; a clue
+puzzle's answer is its solution.
+
 Example:
     >>> _row_cells("1 . *", "p.txt", 1), _row_cells("1.*", "p.txt", 2)
     ('1.*', '1.*')
@@ -22,12 +28,15 @@ from typing import Any
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.deduce import Analysis, Position, View
 from cpsolve.errors import InputError
+from cpsolve.formats.grids import ruled, ruled_width
 from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
 from cpsolve.formats.values import RawJSON, ascii_int, counted, decimal_text, describe_char, shorten
 from cpsolve.outcome import Status
-from cpsolve.symbols import HOLE, MINE, SAFE
+from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
 
 __all__ = [
+    "GAME_POSITION",
+    "CLUE_PUZZLE",
     "CLUE_CHARS",
     "UNKNOWN_CHARS",
     "MINE_CHARS",
@@ -46,6 +55,10 @@ _CELL_CHARS = frozenset(CLUE_CHARS + UNKNOWN_CHARS + MINE_CHARS + HOLE)
 
 #: How each status is worded for a clue puzzle.
 STATUS_WORDS = {Status.POSSIBLE: "solved", Status.IMPOSSIBLE: "no_solution", Status.UNKNOWN: "unknown"}
+#: A file with no ``0`` beside an unknown cell: what a game can show (module docstring).
+GAME_POSITION = "game_position"
+#: A file with a ``0`` beside an unknown cell: no game shows that, so it is a clue puzzle.
+CLUE_PUZZLE = "clue_puzzle"
 
 
 @dataclass(frozen=True)
@@ -68,6 +81,23 @@ class PuzzleInput:
     def position(self) -> Position:
         """The position as a :class:`cpsolve.deduce.Position`."""
         return self.view.position()
+
+    @cached_property
+    def kind(self) -> str:
+        """:data:`CLUE_PUZZLE` when some ``0`` has an unknown neighbour (no game shows one), else
+        :data:`GAME_POSITION`."""
+        import numpy as np
+
+        grid = self.view.grid
+        state = grid.inner(np.frombuffer(self.view.state, dtype=np.uint8))
+        shown = grid.inner(np.frombuffer(self.view.shown, dtype=np.uint8))
+        unknown = np.pad(state == COVERED, 1)
+        near_unknown = np.zeros(state.shape, dtype=bool)
+        for dr in (0, 1, 2):
+            for dc in (0, 1, 2):
+                near_unknown |= unknown[dr : dr + grid.rows, dc : dc + grid.cols]
+        zeros = (state == CLEARED) & (shown == 0)
+        return CLUE_PUZZLE if bool((near_unknown & zeros).any()) else GAME_POSITION
 
     @property
     def total(self) -> int | None:
@@ -257,7 +287,7 @@ def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int
     """
     import numpy as np
 
-    grid = np.full((position.rows, position.cols), HOLE, dtype="<U1")
+    grid = np.full((position.rows, position.cols), HOLE, dtype="<U2")  # a mark may be a percentage
 
     def put(cells: Iterable[tuple[int, int]], values: Any) -> None:
         cells = list(cells)
@@ -347,6 +377,7 @@ def puzzle_json(
         "cols": view.grid.cols,
         "total_mines": puzzle.total,
         "status": STATUS_WORDS[analysis.status],
+        "kind": puzzle.kind,
         "solution": draw_solution(view, analysis.solution) if solved and analysis.solution is not None else None,
     }
     if count:
@@ -361,19 +392,22 @@ def puzzle_json(
     return answer
 
 
-#: The marks of the text answer's boards: a cell safe, or a mine, in every solution; a clue in the probability board.
-SURELY_SAFE, SURELY_MINE, CLUE_IN_CHANCES = "s", "F", "-"
+#: The marks of the text answer's boards: a cell safe, or a mine, in every solution (the marks ``hint``
+#: and the game draw); a clue in the chances board.
+SURELY_SAFE, SURELY_MINE, CLUE_IN_CHANCES = CERTAIN_SAFE, CERTAIN_MINE, "-"
 #: How many of the cells tied for the lowest chance of a mine are named (the rest are counted).
 _LOWEST_SHOWN = 3
-
-
-def _spaced(grid: Any) -> list[str]:
-    """Rows with a space between cells: 2 characters a cell, so expert (30 wide) takes 59 columns."""
-    return [" ".join(row) for row in grid]
+#: The width the text answer fits when none is given (a terminal's usual width).
+TEXT_WIDTH = 80
 
 
 def _where(cells: Iterable[tuple[int, int]]) -> str:
     return ", ".join(f"({r + 1},{c + 1})" for r, c in cells)
+
+
+def _board(grid: Any, cell_width: int) -> list[str]:
+    """A character grid drawn with its row and column numbers, each cell right-aligned in `cell_width`."""
+    return ruled([[f"{ch:>{cell_width - 1}} " for ch in row] for row in grid], cell_width)
 
 
 def _certain_lines(position: Position, safe: frozenset[tuple[int, int]], mine: frozenset[tuple[int, int]]) -> list[str]:
@@ -382,33 +416,47 @@ def _certain_lines(position: Position, safe: frozenset[tuple[int, int]], mine: f
     return [
         f"certain: {counted(len(safe), 'safe cell')} ({SURELY_SAFE}), {counted(len(mine), 'mine')} ({SURELY_MINE}), "
         f"{undecided} undecided ({SAFE})",
-        *_spaced(_char_grid(position, [(safe, SURELY_SAFE), (mine, SURELY_MINE)])),
+        *_board(_char_grid(position, [(safe, SURELY_SAFE), (mine, SURELY_MINE)]), 2),
     ]
 
 
-def _tenths(chance: float | Fraction) -> str:
-    """The glyph of a cell's chance of a mine: its mark when certain, else the tenths rounded down (0 to 9)."""
+def _chance_mark(chance: float | Fraction, percent: bool) -> str:
+    """A cell's chance of a mine: its mark when certain; else the percentage rounded into 1-99, or
+    the tenths rounded down (0 to 9)."""
     if chance == 0:
         return SURELY_SAFE
     if chance == 1:
         return SURELY_MINE
+    if percent:
+        return str(min(99, max(1, round(float(chance) * 100))))
     return str(min(9, int(float(chance) * 10 + 1e-9)))  # 0.3 in doubles is just under 3/10
 
 
-def _chance_lines(position: Position, chances: Mapping[tuple[int, int], float | Fraction]) -> list[str]:
-    """The chance of a mine on every unknown cell, one character each, and the lowest chance in full."""
-    glyphs: dict[str, list[tuple[int, int]]] = {}
+def percent_width(cols: int) -> int:
+    """The text width from which the chances of a board `cols` wide are drawn as percentages."""
+    return ruled_width(cols, 3)
+
+
+def _chance_lines(position: Position, chances: Mapping[tuple[int, int], float | Fraction], width: int) -> list[str]:
+    """The chance of a mine on every unknown cell, as percentages where `width` holds three columns a
+    cell (else tenths), the lowest chance in full, and where the exact values are."""
+    percent = position.cols < 100 and percent_width(position.cols) <= width
+    marks: dict[str, list[tuple[int, int]]] = {}
     for cell, chance in chances.items():
-        glyphs.setdefault(_tenths(chance), []).append(cell)
+        marks.setdefault(_chance_mark(chance, percent), []).append(cell)
     grid = _char_grid(
-        position, [(position.clues.keys(), CLUE_IN_CHANCES), *((cells, ch) for ch, cells in glyphs.items())]
+        position, [(position.clues.keys(), CLUE_IN_CHANCES), *((cells, mark) for mark, cells in marks.items())]
+    )
+    scale = (
+        "chance of a mine in percent, rounded (1 to 99 when not certain);"
+        if percent
+        else "chance of a mine in tenths: 0 under 10%, 1 from 10% to 20%, ..., 9 90% or more;"
     )
     lines = [
-        "chance of a mine in tenths: 0 under 10%, 1 from 10% to 20%, ..., 9 90% or more;",
+        scale,
         f"{SURELY_SAFE} safe and {SURELY_MINE} a mine in every solution, {CLUE_IN_CHANCES} a clue, "
-        f"{MINE} a known mine, "
-        f"{HOLE} no cell",
-        *_spaced(grid),
+        f"{MINE} a known mine, {HOLE} no cell",
+        *_board(grid, 3 if percent else 2),
     ]
     open_chances = [(chance, cell) for cell, chance in chances.items() if 0 < chance < 1]
     if open_chances:
@@ -417,22 +465,41 @@ def _chance_lines(position: Position, chances: Mapping[tuple[int, int], float | 
         more = len(cells) - _LOWEST_SHOWN
         named = _where(cells[:_LOWEST_SHOWN]) + (f" and {more} more" if more > 0 else "")
         lines.append(f"lowest chance: {float(lowest) * 100:.1f}% at {named}")
+    if percent or position.cols >= 100:
+        lines.append("each cell's chance in full: --format json --probabilities")
+    else:
+        lines.append(f"in percent from --width {percent_width(position.cols)}; in full: --format json --probabilities")
     return lines
 
 
-def puzzle_text(puzzle: PuzzleInput, position: Position, analysis: Analysis) -> list[str]:
-    """One puzzle's answer for people: a title line, what was asked, and a solution.
+def puzzle_text(
+    puzzle: PuzzleInput,
+    position: Position,
+    analysis: Analysis,
+    *,
+    solution: bool | None = None,
+    width: int = TEXT_WIDTH,
+) -> list[str]:
+    """One puzzle's answer for people: a title line, what was found, and for a clue puzzle a solution.
 
-    What is certain comes first, drawn on the board (``s`` safe and ``F`` a mine in every
-    solution, ``.`` undecided); then the chance of a mine on each unknown cell, one character a
-    cell (tenths, rounded down), with the lowest chance in full; then one solution, labelled as
-    one of several when the count says so. Boards with marks put a space between cells, so
-    expert (30 columns) fits in 59 characters; rows and columns in the text are 1-based.
+    What is certain comes first, drawn on the board (``S`` safe and ``M`` a mine in every
+    solution, ``.`` undecided); then the chance of a mine on each unknown cell, one mark a cell:
+    its percentage where `width` holds three columns a cell, else its tenths (rounded down), with
+    the lowest chance in full; then one solution, labelled as one of several when the count says
+    so. The boards carry their row and column numbers (1-based, as every cell in the text).
+
+    Args:
+        puzzle: The file read (its name and kind).
+        position: The position analysed (its total after ``--mines`` / ``--no-total``).
+        analysis: The engine's answer.
+        solution: Show the solution: by default for a clue puzzle and not for a game position,
+            whose one solution among many is no help to a player.
+        width: The columns the answer may use (the chances are drawn as percentages when they fit).
     """
     total = "no total" if position.total is None else counted(position.total, "mine")
-    lines = [
-        f"{puzzle.name}: {position.rows}x{position.cols}, {total}: {STATUS_WORDS[analysis.status].replace('_', ' ')}"
-    ]
+    game = puzzle.kind == GAME_POSITION
+    word = "game position" if game and analysis.status is Status.POSSIBLE else STATUS_WORDS[analysis.status]
+    lines = [f"{puzzle.name}: {position.rows}x{position.cols}, {total}: {word.replace('_', ' ')}"]
     if analysis.status is Status.UNKNOWN:
         lines[0] += " (time limit reached)"
         return lines
@@ -441,8 +508,8 @@ def puzzle_text(puzzle: PuzzleInput, position: Position, analysis: Analysis) -> 
     if analysis.surely_safe is not None and analysis.surely_mine is not None:
         lines.extend(_certain_lines(position, analysis.surely_safe, analysis.surely_mine))
     if analysis.probabilities is not None:
-        lines.extend(_chance_lines(position, analysis.probabilities))
-    if analysis.solution is not None:
+        lines.extend(_chance_lines(position, analysis.probabilities, width))
+    if analysis.solution is not None and (solution if solution is not None else not game):
         unique = analysis.count == 1 or (
             analysis.surely_safe is not None
             and analysis.surely_mine is not None
