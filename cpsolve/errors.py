@@ -24,6 +24,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "CpsolveError",
     "InputError",
+    "ParameterError",
     "UsageError",
     "TimeLimitError",
     "InternalError",
@@ -67,6 +68,38 @@ class InputError(CpsolveError):
             where = self.source if self.line is None else f"{self.source}, line {self.line}"
             where += ": "
         return where + self.message
+
+
+class ParameterError(InputError):
+    """A parameter's value refused: the message starts with the parameter's name, which each face renames.
+
+    The library names its parameters (``time_limit``, ``seed``, ``click``); the command line
+    says ``--time-limit``, the web app keeps the field's name (:meth:`named`).
+
+    Args:
+        parameter: The library's name for it.
+        detail: What is wrong, after the name ("must be 0 or more, got -1").
+        label: How the message names it (default: `parameter`).
+
+    Example:
+        >>> error = ParameterError("time_limit", "must be positive, got 0")
+        >>> str(error), str(error.named("--time-limit"))
+        ('time_limit must be positive, got 0', '--time-limit must be positive, got 0')
+    """
+
+    def __init__(self, parameter: str, detail: str, label: str | None = None):
+        self.parameter = parameter
+        self.detail = detail
+        self.label = label or parameter
+        super().__init__(f"{self.label} {detail}")
+
+    def named(self, label: str) -> ParameterError:
+        """The same error, naming the parameter as `label`."""
+        return ParameterError(self.parameter, self.detail, label)
+
+    def __reduce__(self) -> tuple[type[ParameterError], tuple[str, str, str]]:
+        # pickled across processes (the web app's workers) with its own arguments, not the message alone
+        return ParameterError, (self.parameter, self.detail, self.label)
 
 
 class UsageError(CpsolveError):

@@ -116,21 +116,20 @@ def play_boards(
     board_file: str, player: str, *, no_total: bool, click: str | None, explain: bool, output_format: OutputFormat
 ) -> None:
     """Play every board of `board_file` and print one answer per board (``play`` and ``casual``)."""
+    from cpsolve import answers
     from cpsolve.casual import CasualBoard, draw_state
-    from cpsolve.formats import casual_json, read_casual_boards
+    from cpsolve.formats import read_casual_boards
     from cpsolve.formats.values import counted
-    from cpsolve.play import best_first_click
 
     given = parse_cell(click, "--click") if click is not None else None
     for item in read_casual_boards(board_file):
-        board = CasualBoard.from_rows(list(item.rows))
         # a board that names its first click (generate's 'c') is played from it, unless --click says otherwise
-        first = given if given is not None else item.click
         if given is not None and click is not None:
-            _check_click(board, given, click, item, board_file)
-        result = best_first_click(board, player, not no_total, first)
+            _check_click(CasualBoard.from_rows(list(item.rows)), given, click, item, board_file)
+        answer = answers.casual(item, player=player, no_total=no_total, click=given)
+        board, result = answer.board, answer.result
         if output_format is OutputFormat.json:
-            typer.echo(json.dumps(casual_json(item.number, int(board.present.sum()), result)))
+            typer.echo(json.dumps(answer.json()))
         elif explain:
             where = (
                 f"first click at row {result.click[0] + 1}, col {result.click[1] + 1}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from typing import Annotated
 
 import typer
@@ -15,7 +14,6 @@ from cpsolve.cli.options import (
     PuzzleNoTotal,
     check_time_limit,
     check_total_override,
-    with_total_override,
 )
 from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT
 
@@ -53,39 +51,32 @@ def puzzle(
     The time limit covers each puzzle's reading, building and solving. Exit 0 when every puzzle is
     decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
     """
-    from cpsolve.deduce import Analysis, analyse
-    from cpsolve.formats.puzzle import ReadingTimedOut, puzzle_json, puzzle_text, read_puzzle
+    from cpsolve import answers
     from cpsolve.formats.values import json_line
-    from cpsolve.outcome import Status
 
     check_total_override(mines, no_total)
     check_time_limit(time_limit)
     # read every file first: bad input fails before any answer is printed; each puzzle's reading
     # counts against its own time limit
-    puzzles = []
-    for path in files:
-        began = time.perf_counter()
-        try:
-            item, complete = read_puzzle(path, deadline=began + time_limit), True
-        except ReadingTimedOut as timed_out:  # a valid puzzle too large to build in its time
-            item, complete = timed_out.puzzle, False
-        puzzles.append((item, complete, time.perf_counter() - began))
+    reads = [answers.read_puzzle_timed(path, time_limit) for path in files]
     exit_code = EXIT_OK
-    for index, (item, complete, reading) in enumerate(puzzles):
-        position = with_total_override(item.position, mines, no_total)
-        deadline = time.perf_counter() + time_limit - reading
-        if not complete or time.perf_counter() > deadline:
-            analysis = Analysis(Status.UNKNOWN)
-        else:
-            analysis = analyse(position, count=count, backbone=deduce, probabilities=probabilities, deadline=deadline)
-        if analysis.status is Status.UNKNOWN:
+    for index, read in enumerate(reads):
+        answer = answers.puzzle(
+            read,
+            count=count,
+            deduce=deduce,
+            probabilities=probabilities,
+            mines=mines,
+            no_total=no_total,
+            time_limit=time_limit,
+        )
+        if answer.timed_out:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
-            answer = puzzle_json(item, position, analysis, count=count, deduce=deduce, probabilities=probabilities)
-            typer.echo(json_line(answer))
+            typer.echo(json_line(answer.json()))
         else:
             if index:
                 typer.echo("")
-            typer.echo("\n".join(puzzle_text(item, position, analysis)))
+            typer.echo("\n".join(answer.text()))
         sys.stdout.flush()
     raise typer.Exit(exit_code)

@@ -21,7 +21,7 @@ from typing import Any
 
 from cpsolve.deduce import Analysis, Position
 from cpsolve.errors import InputError, TimeLimitError
-from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.formats.values import ascii_int, counted, decimal_text, describe_char, shorten
 from cpsolve.outcome import Status
 from cpsolve.symbols import HOLE, MINE, SAFE
@@ -121,7 +121,7 @@ def _header(lines: list[tuple[int, str]]) -> tuple[tuple[int, int, int | None], 
     return None
 
 
-def read_puzzle(path: str, deadline: float | None = None) -> PuzzleInput:
+def read_puzzle(path: Source, deadline: float | None = None) -> PuzzleInput:
     """Read one clue puzzle.
 
     A first line (or two) of numbers is a header when the grid after it has the shape it says;
@@ -129,7 +129,7 @@ def read_puzzle(path: str, deadline: float | None = None) -> PuzzleInput:
     row, not a header).
 
     Args:
-        path: The file, or ``-`` for standard input.
+        path: The file, ``-`` for standard input, or a :class:`cpsolve.formats.lines.TextSource`.
         deadline: A ``time.perf_counter()`` value past which building the position stops (the
             whole file is still checked first, so bad input is reported whatever the limit).
 
