@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CpsolveError
+from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CpsolveError, ParameterError
 
 if TYPE_CHECKING:
 
@@ -62,6 +62,7 @@ COMMANDS = {
     "puzzle": "cpsolve.cli.puzzle",
     "hint": "cpsolve.cli.hint",
     "game": "cpsolve.cli.game",
+    "serve": "cpsolve.cli.serve",
 }
 
 
@@ -96,6 +97,9 @@ class _ReportingGroup(TyperGroup):
             # held from the start, before a command starts the threads OR-Tools does (cpsolve.interrupt)
             with interrupts_stop_solves():
                 return super().invoke(ctx)
+        except ParameterError as error:
+            # the library names its parameters; here they are the flags (time_limit: --time-limit)
+            raise fail(str(error.named("--" + error.parameter.replace("_", "-"))), error.exit_code) from None
         except CpsolveError as error:
             raise fail(str(error), error.exit_code) from None
         except BrokenPipeError:

@@ -35,6 +35,8 @@ __all__ = [
     "read_puzzle",
     "STATUS_WORDS",
     "draw_solution",
+    "draw_position",
+    "position_json",
     "puzzle_json",
     "puzzle_text",
 ]
@@ -289,6 +291,24 @@ def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int
 def draw_solution(position: Position, solution: frozenset[tuple[int, int]]) -> list[str]:
     """The solved grid: clues kept, ``*`` every mine, ``.`` safe unknown cells, ``#`` no cell."""
     return ["".join(row) for row in _char_grid(position, [(solution, MINE)])]
+
+
+def draw_position(position: Position) -> list[str]:
+    """The position in the puzzle format, a character a cell: clues, ``*`` known mines, ``.`` unknown, ``#`` no cell."""
+    return ["".join(row) for row in _char_grid(position)]
+
+
+def position_json(position: Position) -> dict[str, Any]:
+    """A position as read, every way of writing it made one (the web app's Analyse page draws it).
+
+    Keys: ``rows``, ``cols``, ``total_mines`` (null without a total) and ``grid`` (:func:`draw_position`).
+    """
+    return {
+        "rows": position.rows,
+        "cols": position.cols,
+        "total_mines": position.total,
+        "grid": draw_position(position),
+    }
 
 
 def _one_based(cells: frozenset[tuple[int, int]]) -> list[list[int]]:
