@@ -7,6 +7,8 @@ back for a bad request is always ``{"error": "<one line>"}`` with a 4xx status:
 
 - 400: the body is not JSON, or not a JSON object;
 - 413: the body is larger than :data:`MAX_BODY` bytes (refused before it is read whole);
+- 415: the body is not sent as JSON (``Content-Type: application/json``): FastAPI's strict check,
+  which keeps a page from another site from posting to this unauthenticated local server;
 - 422: a field unknown, missing or of the wrong type, or a value the command line refuses
   (with the command line's own message, naming the field);
 - 503: the pool is full (every solver busy and the queue too): try again;
@@ -31,9 +33,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cpsolve import __version__
+from cpsolve.answers import check_time_limit
 from cpsolve.errors import ParameterError
 from cpsolve.web.models import (
     CasualRequest,
@@ -82,31 +86,28 @@ class _BodyLimit:
                 await too_large(scope, receive, send)
                 return
         received = 0
-        started = False
+        refused = False
 
         async def counted_receive() -> Message:
-            nonlocal received
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.request", "body": b"", "more_body": False}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
-                    raise _TooLarge
+                    # the app reads no more of it; whatever it answers is replaced by the 413 below
+                    refused = True
+                    return {"type": "http.request", "body": b"", "more_body": False}
             return message
 
         async def watched_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted_receive, watched_send)
-        except _TooLarge:
-            if not started:
+            if not refused:
+                await send(message)
+            elif message["type"] == "http.response.start":
                 await too_large(scope, receive, send)
 
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, counted_receive, watched_send)
 
 
 def _field(location: tuple[Any, ...]) -> str:
@@ -173,6 +174,10 @@ def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> F
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: RequestValidationError) -> Response:
+        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if request.method == "POST" and not (media == "application/json" or media.endswith("+json")):
+            # read as JSON only when it says it is: a page elsewhere cannot post here without the browser asking first
+            return _error(415, "send the body as JSON, with the header Content-Type: application/json")
         status, message = _validation_message(error.errors()[0])
         return _error(status, message)
 
@@ -181,8 +186,14 @@ def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> F
         limit = fields.get("time_limit")
         if limit is None:
             limit = app.state.time_limit
-        elif not limit <= app.state.time_limit:
-            return _error(422, f"time_limit must be at most {app.state.time_limit:g} seconds on this server")
+        else:
+            limit = float(limit)
+            try:
+                check_time_limit(limit)
+            except ParameterError as error:
+                return _error(422, str(error))
+            if limit > app.state.time_limit:
+                return _error(422, f"time_limit must be at most {app.state.time_limit:g} seconds on this server")
         fields["time_limit"] = limit
         if kind == "generate" and not fields["count"] <= MAX_BOARDS:
             return _error(422, str(ParameterError("count", f"must be at most {MAX_BOARDS} on this server")))
@@ -206,6 +217,7 @@ def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> F
         for code, words in (
             (400, "The body is not a JSON object."),
             (413, f"The body is larger than {MAX_BODY} bytes."),
+            (415, "The body is not sent as JSON (Content-Type: application/json)."),
             (422, "A field unknown, missing, mistyped or refused: the command line's one line."),
             (503, "Every solver is busy and the queue is full: try again."),
             (504, "The time limit ran out with no answer to give."),
@@ -276,13 +288,15 @@ def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> F
         app.get(path, include_in_schema=False)(page(name))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
-    @app.exception_handler(404)
-    async def _not_found(request: Request, error: Exception) -> Response:
-        return _error(404, f"no such page: {request.url.path}")
-
-    @app.exception_handler(405)
-    async def _not_allowed(request: Request, error: Exception) -> Response:
-        return _error(405, f"{request.method} is not allowed on {request.url.path}")
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 404:
+            return _error(404, f"no such page: {request.url.path}")
+        if error.status_code == 405:
+            return _error(405, f"{request.method} is not allowed on {request.url.path}")
+        if error.status_code == 400:  # FastAPI could not read the body at all (not UTF-8, say)
+            return _error(400, f"the request body is not JSON: {str(error.detail).lower()}")
+        return _error(error.status_code, str(error.detail))
 
     app.add_middleware(_BodyLimit, limit=MAX_BODY)
 
