@@ -216,7 +216,9 @@ def test_a_number_the_command_refuses_is_refused_with_its_words(client, runner, 
     expected = cli_error(runner, *(arg.format(path=path) for arg in cli_args))
     endpoint = "/api/" + cli_args[0]
     response = client.post(
-        endpoint, content=json.dumps({"position": path.read_text(), **body}), headers={"content-type": "application/json"}
+        endpoint,
+        content=json.dumps({"position": path.read_text(), **body}),
+        headers={"content-type": "application/json"},
     )
     assert response.status_code == 422
     flag = "--" + next(iter(body)).replace("_", "-")
@@ -263,7 +265,9 @@ def test_a_body_that_is_not_json_is_a_400(client):
 def test_a_body_over_the_limit_is_a_413_however_it_comes(client):
     big = json.dumps({"position": "." * (MAX_BODY + 10)}).encode()
     response = client.post("/api/puzzle", content=big, headers={"content-type": "application/json"})
-    assert response.status_code == 413 and response.json() == {"error": f"the request body is larger than {MAX_BODY} bytes"}
+    assert response.status_code == 413 and response.json() == {
+        "error": f"the request body is larger than {MAX_BODY} bytes"
+    }
 
     def chunks():  # no Content-Length: counted as it streams in
         for start in range(0, len(big), 65536):
@@ -293,14 +297,20 @@ def test_random_bodies_never_get_a_5xx(client):
     from hypothesis import strategies as st
 
     values = st.one_of(
-        st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(), st.text(max_size=30),
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**20), 10**20),
+        st.floats(),
+        st.text(max_size=30),
         st.lists(st.integers(-3, 12), max_size=3),
     )
     position = st.text(alphabet="0123456789.*#?F \n\r\t-x", max_size=40)
 
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(position, st.dictionaries(st.sampled_from(["count", "mines", "no_total", "seed", "time_limit", "x"]),
-                                     values, max_size=3))
+    @given(
+        position,
+        st.dictionaries(st.sampled_from(["count", "mines", "no_total", "seed", "time_limit", "x"]), values, max_size=3),
+    )
     def check(text, extra):
         for path in ("/api/puzzle", "/api/hint"):
             body = {"position": text, **extra}
@@ -432,10 +442,19 @@ def test_a_client_that_goes_away_has_its_work_stopped():
             sent.append(message)
 
         scope = {
-            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-            "path": "/api/generate", "raw_path": b"/api/generate", "query_string": b"", "root_path": "",
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": "/api/generate",
+            "raw_path": b"/api/generate",
+            "query_string": b"",
+            "root_path": "",
             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-            "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "state": {},
+            "client": ("127.0.0.1", 1),
+            "server": ("127.0.0.1", 80),
+            "state": {},
         }
         async with _lifespan(application):
             nonlocal began
