@@ -44,9 +44,11 @@
   // read pasted text with the server's reader, then analyse what it read
   async function read(source) {
     $("problem").textContent = "";
+    board.dataset.busy = "1";
     const answer = await cpsolve.ask("/api/position", { position: source });
     if (!answer.ok) {
       $("problem").textContent = answer.data.error;
+      board.dataset.busy = "0";
       return;
     }
     const position = answer.data;
@@ -80,6 +82,7 @@
 
   async function analyse() {
     drawGrid();
+    board.dataset.busy = "1"; // for the tests: "0" once the answers are drawn
     const asked = ++state.asked;
     const position = text();
     const [puzzle, hint] = await Promise.all([
@@ -88,11 +91,9 @@
     ]);
     if (asked !== state.asked) return; // the grid changed meanwhile
     $("problem").textContent = "";
-    if (!puzzle.ok || !hint.ok) {
-      $("problem").textContent = (puzzle.ok ? hint : puzzle).data.error;
-      return;
-    }
-    drawAnswers(puzzle.data, hint.data);
+    if (!puzzle.ok || !hint.ok) $("problem").textContent = (puzzle.ok ? hint : puzzle).data.error;
+    else drawAnswers(puzzle.data, hint.data);
+    board.dataset.busy = "0";
   }
 
   function drawAnswers(puzzle, hint) {

@@ -41,7 +41,7 @@ const cpsolve = {
       }
       cells.push(row);
     }
-    const size = Math.max(18, Math.min(34, Math.floor(900 / Math.max(cols, 1))));
+    const size = Math.max(16, Math.min(34, Math.floor(840 / Math.max(cols, 1))));
     board.style.setProperty("--cell", size + "px");
     return cells;
   },

@@ -41,13 +41,13 @@
     if ($("backend").value) body.backend = $("backend").value;
     $("problem").textContent = "";
     $("verdict").textContent = "solving…";
+    $("board").dataset.busy = "1";
     const answer = await cpsolve.ask("/api/layout", body);
     if (!answer.ok) {
       $("verdict").textContent = "";
       $("problem").textContent = answer.data.error;
-      return;
-    }
-    draw(answer.data);
+    } else draw(answer.data);
+    $("board").dataset.busy = "0";
   }
 
   function draw(result) {

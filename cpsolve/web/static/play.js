@@ -99,10 +99,12 @@
       judge: judge || "last",
     };
     $("problem").textContent = "";
+    board.dataset.busy = "1"; // for the tests: "0" once the answer is drawn
     const answer = await cpsolve.ask("/api/game", body);
     if (asked !== state.asked) return; // a later move's answer is on its way
     if (!answer.ok) {
       $("problem").textContent = answer.data.error || "the server refused the request";
+      board.dataset.busy = "0";
       return;
     }
     state.view = answer.data;
@@ -110,10 +112,14 @@
     draw();
     if (state.view.outcome !== "playing") {
       if (state.ended === null) state.ended = performance.now();
-      if (!state.judgedAll) refresh("all");
+      if (!state.judgedAll) {
+        refresh("all");
+        return;
+      }
     } else {
       state.ended = null;
     }
+    board.dataset.busy = "0";
   }
 
   const SHOWN = { "-": "covered", F: "flag", "*": "mine", "!": "exploded", x: "wrongflag" };
