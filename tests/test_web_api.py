@@ -493,6 +493,7 @@ def test_the_pool_stops_work_past_its_hard_limit_and_replaces_the_worker():
             return False
 
         try:
+            await pool.start(os.getpid)
             first = await pool.run(os.getpid, (), 10, present)
             with pytest.raises(HardTimeLimit):
                 await pool.run(time.sleep, (30,), 0.5, present)

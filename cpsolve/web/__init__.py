@@ -11,7 +11,7 @@ Modules:
     server: uvicorn on a socket bound here, its address printed, stopped cleanly by Ctrl-C.
     static: the pages (Play, Analyse, Layout, the API's), their scripts and style: no build step.
 
-Needs the ``web`` extra (FastAPI, uvicorn, Pebble); nothing else in cpsolve imports this package.
+Needs the ``web`` extra (FastAPI, uvicorn); nothing else in cpsolve imports this package.
 """
 
 from __future__ import annotations

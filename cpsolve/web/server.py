@@ -31,7 +31,9 @@ def bind(host: str, port: int) -> socket.socket:
     """
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        listener = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP named: asyncio turns Nagle's algorithm off only on sockets that say they are TCP,
+        # and with it on, each answer waited 40 ms for the client's delayed acknowledgement
+        listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     except OSError as error:
         raise InputError(f"--host {host}: {error.strerror or error}") from None
     try:
