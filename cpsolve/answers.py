@@ -2,7 +2,7 @@
 
 A command's work for one input (read it, apply the options, ask the engine, build the object its
 ``--format json`` prints) is written here once, so ``cpsolve hint FILE --format json`` and
-``POST /api/hint`` cannot answer differently: the command prints the answer's :meth:`json` (or its
+``POST /api/hint`` cannot answer differently: the command prints the answer's ``json()`` (or its
 text), the web app sends it (less the ``file`` key).
 
 Functions, one per command (and one for the web app's game):
@@ -424,7 +424,7 @@ def casual(
     """The fewest safe cells `player` leaves covered on a board, over every safe first click.
 
     Args:
-        board: The board as read (:func:`cpsolve.formats.read_casual_boards`).
+        board: The board as read (:func:`cpsolve.formats.casual.read_casual_boards`).
         player: ``casual``, ``subset`` or ``perfect``.
         no_total: The perfect player does not know the mine count.
         click: Play from this first click (0-based, checked safe by the caller) instead of the
