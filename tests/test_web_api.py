@@ -20,7 +20,7 @@ pytest.importorskip("fastapi", reason="the web extra is not installed: pip insta
 pytest.importorskip("httpx", reason="the web tests need httpx: pip install -e '.[web-test]'")
 
 with warnings.catch_warnings():  # Starlette asks for httpx2 in its test client; httpx still does the work
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.filterwarnings("ignore", message="Using `httpx`")
     from fastapi.testclient import TestClient  # noqa: E402
 
 from cpsolve import __version__  # noqa: E402
@@ -103,6 +103,16 @@ def test_a_contradiction_is_answered_with_its_minimal_clues(client, runner):
     status, answer = post(client, "/api/hint", {"position": path.read_text()})
     assert status == 200 and answer["status"] == "no_solution" and answer["conflict"]
     assert answer == unfiled(expected)
+
+
+def test_windows_line_endings_are_read_as_the_command_reads_them(client, runner, tmp_path):
+    path = tmp_path / "crlf.txt"
+    path.write_bytes(b"3 3 2\r\n1.1\r\n...\r\n...\r\n")
+    (expected,) = cli_lines(runner, "puzzle", path, "--probabilities", "--count")
+    status, answer = post(
+        client, "/api/puzzle", {"position": path.read_bytes().decode(), "probabilities": True, "count": True}
+    )
+    assert status == 200 and answer == unfiled(expected) and answer["count"] > 0
 
 
 def test_a_total_no_placement_holds_is_no_solution_as_on_the_command_line(client, runner, tmp_path):
@@ -245,6 +255,8 @@ def test_a_number_the_command_refuses_is_refused_with_its_words(client, runner, 
         ("/api/game", {"rows": 9, "cols": 9, "mines": 10, "moves": [{"action": "dig", "cell": [1, 1]}]}, 422, None),
         ("/api/game", {"rows": 101, "cols": 9, "mines": 10}, 422, None),
         ("/api/casual", {"boards": "2 2\nM.\n.\n"}, 422, None),
+        ("/api/puzzle", {"position": "1.\n.\u00001\n"}, 422, "position, line 2: binary data (NUL byte), expected text"),
+        ("/api/puzzle", {"position": "1.\r.1\r"}, 422, None),
     ],
 )
 def test_bad_requests_get_a_4xx_and_one_line(client, path, body, status, error):
@@ -254,6 +266,14 @@ def test_bad_requests_get_a_4xx_and_one_line(client, path, body, status, error):
     assert list(answer) == ["error"] and len(answer["error"].splitlines()) == 1 and "Traceback" not in answer["error"]
     if error is not None:
         assert answer["error"] == error
+
+
+def test_a_lone_surrogate_in_a_text_is_not_utf8_text(client):
+    """JSON may spell a lone surrogate (no UTF-8 text holds one): the reader's own words, a 422."""
+    body = b'{"position": "1.\\n.\\ud8001\\n"}'
+    response = client.post("/api/puzzle", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert response.json() == {"error": "position, line 2: binary data (not UTF-8 text)"}
 
 
 def test_a_body_that_is_not_json_is_a_400(client):

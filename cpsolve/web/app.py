@@ -39,6 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cpsolve import __version__
 from cpsolve.answers import check_time_limit
 from cpsolve.errors import ParameterError
+from cpsolve.formats.values import shorten
 from cpsolve.web.models import (
     CasualRequest,
     GameRequest,
@@ -133,9 +134,7 @@ def _validation_message(error: dict[str, Any]) -> tuple[int, str]:
     if kind == "missing":
         return 422, f"field {field!r} is required"
     message = str(error.get("msg", "invalid")).rstrip(".")
-    given = error.get("input")
-    shown = repr(given) if not isinstance(given, str) or len(given) <= 40 else repr(given[:40] + "...")
-    return 422, f"{field}: {message[:1].lower()}{message[1:]}, got {shown}"
+    return 422, f"{field}: {message[:1].lower()}{message[1:]}, got {shorten(repr(error.get('input')), 40)}"
 
 
 def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> FastAPI:

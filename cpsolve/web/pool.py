@@ -173,6 +173,7 @@ class SolverPool:
             raise WorkerLost("the solver process ended unexpectedly") from None
         answered: asyncio.Future[None] = loop.create_future()
         descriptor = connection.fileno()
+
         def wake() -> None:
             if not answered.done():
                 answered.set_result(None)
