@@ -31,6 +31,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "CpsolveError",
     "InputError",
+    "ParameterError",
     "UsageError",
     "TimeLimitError",
     "InternalError",
@@ -108,6 +109,33 @@ class InputError(CpsolveError):
     def command_line(self) -> str:
         """The message as the command line prints it: each :func:`parameter` as its flag."""
         return _worded(self._whole(), lambda name: "--" + name.replace("_", "-"))
+
+
+class ParameterError(InputError):
+    """A parameter's value refused: the message starts with the parameter, named as each face names it.
+
+    The library names its parameters (``time_limit``, ``seed``, ``click``); :func:`parameter` marks
+    the name, so ``str()`` (the library and the web app, whose fields have the same names) reads
+    ``time_limit`` and :meth:`CpsolveError.command_line` reads ``--time-limit``.
+
+    Args:
+        name: The library's name for the parameter.
+        detail: What is wrong, after the name ("must be 0 or more, got -1").
+
+    Example:
+        >>> error = ParameterError("time_limit", "must be positive, got 0")
+        >>> str(error), error.command_line()
+        ('time_limit must be positive, got 0', '--time-limit must be positive, got 0')
+    """
+
+    def __init__(self, name: str, detail: str):
+        self.parameter = name
+        self.detail = detail
+        super().__init__(f"{parameter(name)} {detail}")
+
+    def __reduce__(self) -> tuple[type[ParameterError], tuple[str, str]]:
+        # pickled across processes (the web app's workers) with its own arguments, not the message alone
+        return ParameterError, (self.parameter, self.detail)
 
 
 class UsageError(CpsolveError):

@@ -62,6 +62,7 @@ COMMANDS = {
     "puzzle": "cpsolve.cli.puzzle",
     "hint": "cpsolve.cli.hint",
     "game": "cpsolve.cli.game",
+    "serve": "cpsolve.cli.serve",
 }
 
 
@@ -97,6 +98,7 @@ class _ReportingGroup(TyperGroup):
             with interrupts_stop_solves():
                 return super().invoke(ctx)
         except CpsolveError as error:
+            # the library names its parameters; here they are the flags (time_limit: --time-limit)
             raise fail(error.command_line(), error.exit_code) from None
         except BrokenPipeError:
             # the reader went away (`| head`): it has what it wanted; say nothing more

@@ -30,15 +30,15 @@ SHOWN_FROM_CELLS = 10_000
 
 
 @contextmanager
-def _playing(item: CasualInput, board: Board, player: str) -> Iterator[None]:
+def _playing(item: CasualInput, player: str) -> Iterator[None]:
     """A spinner naming the board and the player, with the time so far, while a large board is played."""
-    if board.mines.size < SHOWN_FROM_CELLS or not sys.stderr.isatty():
+    rows, cols = len(item.rows), len(item.rows[0]) if item.rows else 0
+    if rows * cols < SHOWN_FROM_CELLS or not sys.stderr.isatty():
         yield
         return
     from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    rows, cols = board.mines.shape
     label = f"board {item.number} ({rows}x{cols}): the {player} player is playing"
     columns = (SpinnerColumn(), TextColumn(label), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
@@ -70,7 +70,7 @@ def play_best_boards(
     for item in read_casual_boards(board_file):
         board = Board.from_rows(list(item.rows), mine_chars="M*")
         _check_click(board, first, click, item, board_file)
-        with _playing(item, board, "best"):
+        with _playing(item, "best"):
             game = play_board(board, first, seed, item.number, record_moves=moves)
         typer.echo(
             json.dumps(game_json(item.number, game)) if output_format is OutputFormat.json else str(game.covered)
@@ -94,22 +94,21 @@ def play_boards(
     board_file: str, player: str, *, no_total: bool, click: str | None, explain: bool, output_format: OutputFormat
 ) -> None:
     """Play every board of `board_file` and print one answer per board (``play`` and ``casual``)."""
-    from cpsolve.formats import casual_json, read_casual_boards
+    from cpsolve import answers
+    from cpsolve.formats import read_casual_boards
     from cpsolve.formats.values import counted
-    from cpsolve.play import best_first_click
     from cpsolve.play.casual import Board, draw_state
 
     given = parse_cell(click, "--click") if click is not None else None
     for item in read_casual_boards(board_file):
-        board = Board.from_rows(list(item.rows), mine_chars="M*")
         # a board that names its first click (generate's 'c') is played from it, unless --click says otherwise
-        first = given if given is not None else item.click
         if given is not None and click is not None:
-            _check_click(board, given, click, item, board_file)
-        with _playing(item, board, player):
-            result = best_first_click(board, player, not no_total, first)
+            _check_click(Board.from_rows(list(item.rows), mine_chars="M*"), given, click, item, board_file)
+        with _playing(item, player):
+            answer = answers.casual(item, player=player, no_total=no_total, click=given)
+        board, result = answer.board, answer.result
         if output_format is OutputFormat.json:
-            typer.echo(json.dumps(casual_json(item.number, board.safe_count + board.mine_count, result)))
+            typer.echo(json.dumps(answer.json()))
         elif explain:
             where = (
                 f"first click at row {result.click[0] + 1}, col {result.click[1] + 1}"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from typing import Annotated
 
 import typer
@@ -17,7 +16,6 @@ from cpsolve.cli.options import (
     check_seed,
     check_time_limit,
     check_total_override,
-    with_total_override,
 )
 from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT
 
@@ -53,11 +51,8 @@ def hint(
     Exit 0 when every position was answered (a contradiction too), 1 unreadable input, 2 --mines with --no-total,
     3 out of time.
     """
-    import numpy as np
-
-    from cpsolve.formats.best import hint_json, hint_text
+    from cpsolve import answers
     from cpsolve.formats.puzzle import read_puzzle
-    from cpsolve.play.best import advise
 
     check_total_override(mines, no_total)
     check_seed(seed)
@@ -65,16 +60,14 @@ def hint(
     positions = [read_puzzle(path) for path in files]  # bad input fails before any answer
     exit_code = EXIT_OK
     for index, item in enumerate(positions):
-        item = with_total_override(item, mines, no_total)
-        position = item.position
-        advice = advise(position, np.random.default_rng(seed), time.perf_counter() + time_limit)
-        if advice.timed_out:
+        answer = answers.hint(item, mines=mines, no_total=no_total, seed=seed, time_limit=time_limit)
+        if answer.timed_out:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
-            typer.echo(json.dumps(hint_json(item.name, position, advice)))
+            typer.echo(json.dumps(answer.json()))
         else:
             if index:
                 typer.echo("")
-            typer.echo("\n".join(hint_text(item.name, position, advice)))
+            typer.echo("\n".join(answer.text()))
         sys.stdout.flush()
     raise typer.Exit(exit_code)

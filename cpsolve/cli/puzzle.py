@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-import time
 from typing import Annotated
 
 import typer
@@ -16,7 +15,6 @@ from cpsolve.cli.options import (
     PuzzleNoTotal,
     check_time_limit,
     check_total_override,
-    with_total_override,
 )
 from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, UsageError
 
@@ -76,10 +74,8 @@ def puzzle(
     solution and the kind. The time limit covers each puzzle's reading, building and solving. Exit 0
     when every puzzle is decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
     """
-    from cpsolve.deduce import Analysis, analyse
-    from cpsolve.formats.puzzle import GAME_POSITION, puzzle_json, puzzle_text, read_puzzle
+    from cpsolve import answers
     from cpsolve.formats.values import json_line
-    from cpsolve.outcome import Status
 
     check_total_override(mines, no_total)
     check_time_limit(time_limit)
@@ -88,34 +84,26 @@ def puzzle(
     text_width = width if width is not None else shutil.get_terminal_size().columns if sys.stdout.isatty() else 80
     # read every file first: bad input fails before any answer is printed; each puzzle's reading
     # counts against its own time limit
-    puzzles = []
-    for path in files:
-        began = time.perf_counter()
-        puzzles.append((read_puzzle(path), time.perf_counter() - began))
+    reads = [answers.read_puzzle_timed(path, time_limit) for path in files]
     exit_code = EXIT_OK
-    for index, (item, reading) in enumerate(puzzles):
-        item = with_total_override(item, mines, no_total)
-        deadline = time.perf_counter() + time_limit - reading
-        # a person reading a game position is shown what a player can use unless they asked what to show
-        player = output_format is OutputFormat.text and item.kind == GAME_POSITION and not (deduce or probabilities)
-        if time.perf_counter() > deadline:
-            analysis = Analysis(Status.UNKNOWN)
-        else:
-            analysis = analyse(
-                item.view,
-                count=count,
-                backbone=deduce or player,
-                probabilities=probabilities or player,
-                deadline=deadline,
-            )
-        if analysis.status is Status.UNKNOWN:
+    for index, read in enumerate(reads):
+        answer = answers.puzzle(
+            read,
+            count=count,
+            deduce=deduce,
+            probabilities=probabilities,
+            mines=mines,
+            no_total=no_total,
+            time_limit=time_limit,
+            for_reading=output_format is OutputFormat.text,
+        )
+        if answer.timed_out:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
-            answer = puzzle_json(item, analysis, count=count, deduce=deduce, probabilities=probabilities)
-            typer.echo(json_line(answer))
+            typer.echo(json_line(answer.json()))
         else:
             if index:
                 typer.echo("")
-            typer.echo("\n".join(puzzle_text(item, item.position, analysis, solution=solution, width=text_width)))
+            typer.echo("\n".join(answer.text(solution=solution, width=text_width)))
         sys.stdout.flush()
     raise typer.Exit(exit_code)

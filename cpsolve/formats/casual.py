@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cpsolve.errors import InputError
-from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.formats.values import ascii_int, counted, describe_char, shorten
 from cpsolve.symbols import CLICK, CONTEST_MINE, HOLE, MINE, SAFE
 
@@ -88,7 +88,7 @@ def _block(first: tuple[int, str], lines: Iterator[tuple[int, str]], name: str, 
     return rows, True
 
 
-def read_casual_boards(path: str) -> Iterator[CasualInput]:
+def read_casual_boards(path: Source) -> Iterator[CasualInput]:
     """Stream the boards of a player's input, in any of the forms above.
 
     Trailing whitespace is ignored, and blank lines between boards.

@@ -29,8 +29,8 @@ from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.deduce import Analysis, Position, View
 from cpsolve.errors import InputError
 from cpsolve.formats.grids import ruled, ruled_width
-from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
-from cpsolve.formats.values import RawJSON, ascii_int, counted, decimal_text, describe_char, shorten
+from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
+from cpsolve.formats.values import ascii_int, counted, decimal_text, describe_char, shorten
 from cpsolve.outcome import Status
 from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
 
@@ -44,6 +44,8 @@ __all__ = [
     "read_puzzle",
     "STATUS_WORDS",
     "draw_solution",
+    "draw_position",
+    "position_json",
     "puzzle_json",
     "puzzle_text",
 ]
@@ -168,7 +170,7 @@ def _header(lines: list[tuple[int, str]]) -> tuple[tuple[int, int, int | None], 
     return None
 
 
-def read_puzzle(path: str) -> PuzzleInput:
+def read_puzzle(path: Source) -> PuzzleInput:
     """Read one clue puzzle.
 
     A first line (or two) of numbers is a header when the grid after it has the shape it says;
@@ -176,7 +178,7 @@ def read_puzzle(path: str) -> PuzzleInput:
     row, not a header).
 
     Args:
-        path: The file, or ``-`` for standard input.
+        path: The file, ``-`` for standard input, or a :class:`cpsolve.formats.lines.TextSource`.
 
     Raises:
         InputError: Naming the file and line: ragged rows, another character, a header that
@@ -326,16 +328,30 @@ def draw_solution(position: Position | View, solution: frozenset[tuple[int, int]
     return [text[k : k + width] for k in range(0, len(text), width)]
 
 
+def draw_position(position: Position) -> list[str]:
+    """The position in the puzzle format, a character a cell: clues, ``*`` known mines, ``.`` unknown, ``#`` no cell."""
+    return ["".join(row) for row in _char_grid(position)]
+
+
+def position_json(position: Position) -> dict[str, Any]:
+    """A position as read, every way of writing it made one (the web app's Analyse page draws it).
+
+    Keys: ``rows``, ``cols``, ``total_mines`` (null without a total) and ``grid`` (:func:`draw_position`).
+    """
+    return {
+        "rows": position.rows,
+        "cols": position.cols,
+        "total_mines": position.total,
+        "grid": draw_position(position),
+    }
+
+
 def _one_based(cells: frozenset[tuple[int, int]]) -> list[list[int]]:
     return [[r + 1, c + 1] for r, c in sorted(cells)]
 
 
-def _probability_rows(view: View, chances: Mapping[tuple[int, int], float | Fraction]) -> RawJSON:
-    """Rows of probabilities as JSON text: 1 on known mines, null on clues and holes.
-
-    Most cells share a chance (every floating cell has the same one), so each distinct value is
-    written once and the rows are put together from those texts.
-    """
+def _probability_rows(view: View, chances: Mapping[tuple[int, int], float | Fraction]) -> list[list[float | None]]:
+    """Rows of probabilities: 1 on known mines, null on clues and holes."""
     import numpy as np
 
     from cpsolve.deduce import Chances
@@ -348,15 +364,8 @@ def _probability_rows(view: View, chances: Mapping[tuple[int, int], float | Frac
         for (row, col), chance in chances.items():
             values[row, col] = float(chance)
     flagged = grid.inner(np.frombuffer(view.state, dtype=np.uint8)) == FLAGGED
-    values = np.where(flagged, 1.0, values)
-    missing = np.isnan(values)
-    distinct, which = np.unique(np.where(missing, -1.0, values), return_inverse=True)
-    words = ["null" if value < 0 else repr(value) for value in distinct.tolist()]
-    cells = [words[k] for k in which.ravel().tolist()]
-    width = grid.cols
-    return RawJSON(
-        "[" + ", ".join("[" + ", ".join(cells[k : k + width]) + "]" for k in range(0, len(cells), width)) + "]"
-    )
+    rows = np.where(flagged, 1.0, values).tolist()
+    return [[None if value != value else value for value in row] for row in rows]  # NaN is null
 
 
 def puzzle_json(

@@ -26,7 +26,6 @@ __all__ = [
     "ascii_int",
     "is_ascii_number",
     "decimal_text",
-    "RawJSON",
     "json_line",
     "shorten",
     "counted",
@@ -106,36 +105,30 @@ def decimal_text(value: int) -> str:
         return str(convert(value, value.bit_length()))
 
 
-class RawJSON(str):
-    """JSON text :func:`json_line` writes as it is: a value a writer has already encoded (a board of
-    chances, where encoding each distinct number once is several times faster than ``json.dumps``)."""
-
-
 def json_line(payload: dict[str, Any]) -> str:
     """``json.dumps(payload)``, with any integer value written whole however large.
 
     ``json.dumps`` writes integers with ``int.__repr__``, which refuses more than 4,300 digits;
-    such values (at the top level or in lists) are written by :func:`decimal_text` instead. A
-    :class:`RawJSON` value is written as it is.
+    such values (at the top level or in lists) are written by :func:`decimal_text` instead.
     """
-    texts: list[str] = []
+    big: list[int] = []
 
     def swap(value: Any) -> Any:
-        if isinstance(value, RawJSON):
-            texts.append(value)
-            return f"\0raw{len(texts) - 1}\0"
         if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > _PLAIN_BITS:
-            texts.append(decimal_text(value))
-            return f"\0raw{len(texts) - 1}\0"
+            big.append(value)
+            return f"\0big{len(big) - 1}\0"
         if isinstance(value, list):
+            # a row of chances (floats and nulls) holds no integer: passed on whole, not item by item
+            if all(type(item) is float or item is None for item in value):
+                return value
             return [swap(item) for item in value]
         return value
 
     import json  # here: a command that writes no JSON does not pay for it
 
     text = json.dumps({key: swap(value) for key, value in payload.items()})
-    for index, value in enumerate(texts):
-        text = text.replace(f'"\\u0000raw{index}\\u0000"', value, 1)
+    for index, value in enumerate(big):
+        text = text.replace(f'"\\u0000big{index}\\u0000"', decimal_text(value), 1)
     return text
 
 
