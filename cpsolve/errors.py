@@ -114,7 +114,7 @@ class InputError(CpsolveError):
 class ParameterError(InputError):
     """A parameter's value refused: the message starts with the parameter, named as each face names it.
 
-    The library names its parameters (``time_limit``, ``seed``, ``click``); :func:`parameter` marks
+    The library names its parameters (``time_limit``, ``seed``, ``click``); :func:`~cpsolve.errors.parameter` marks
     the name, so ``str()`` (the library and the web app, whose fields have the same names) reads
     ``time_limit`` and :meth:`CpsolveError.command_line` reads ``--time-limit``.
 
