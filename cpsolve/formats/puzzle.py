@@ -90,16 +90,12 @@ class PuzzleInput:
         :data:`GAME_POSITION`."""
         import numpy as np
 
-        grid = self.view.grid
-        state = grid.inner(np.frombuffer(self.view.state, dtype=np.uint8))
-        shown = grid.inner(np.frombuffer(self.view.shown, dtype=np.uint8))
-        unknown = np.pad(state == COVERED, 1)
-        near_unknown = np.zeros(state.shape, dtype=bool)
-        for dr in (0, 1, 2):
-            for dc in (0, 1, 2):
-                near_unknown |= unknown[dr : dr + grid.rows, dc : dc + grid.cols]
-        zeros = (state == CLEARED) & (shown == 0)
-        return CLUE_PUZZLE if bool((near_unknown & zeros).any()) else GAME_POSITION
+        view = self.view
+        state = np.frombuffer(view.state, dtype=np.uint8)
+        zeros = np.flatnonzero((state == CLEARED) & (np.frombuffer(view.shown, dtype=np.uint8) == 0))
+        # the padded border is absent, so every zero's eight neighbours are cells of the flat array
+        around = zeros[:, None] + view.offsets[None, :]
+        return CLUE_PUZZLE if bool((state[around] == COVERED).any()) else GAME_POSITION
 
     @property
     def total(self) -> int | None:

@@ -105,6 +105,10 @@ def decimal_text(value: int) -> str:
         return str(convert(value, value.bit_length()))
 
 
+#: The items json_line must look into: integers (maybe too long for json.dumps) and lists.
+_NEEDS_LOOK = frozenset({int, list})
+
+
 def json_line(payload: dict[str, Any]) -> str:
     """``json.dumps(payload)``, with any integer value written whole however large.
 
@@ -118,8 +122,9 @@ def json_line(payload: dict[str, Any]) -> str:
             big.append(value)
             return f"\0big{len(big) - 1}\0"
         if isinstance(value, list):
-            # a row of chances (floats and nulls) holds no integer: passed on whole, not item by item
-            if all(type(item) is float or item is None for item in value):
+            # a list with no integer and no list in it (a row of chances, a board's rows) is passed on
+            # whole; the types are gathered in C, not item by item
+            if not _NEEDS_LOOK.intersection(map(type, value)):
                 return value
             return [swap(item) for item in value]
         return value
