@@ -11,7 +11,7 @@ percentage (1 to 99, rounded) where a cell is three columns wide, one of the eig
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.style import Style
 from rich.text import Text
@@ -25,9 +25,9 @@ from cpsolve.grid import Cell
 from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE
 
 if TYPE_CHECKING:
-    from cpsolve.game.app import GameApp
+    from cpsolve.game.assist import Hint
 
-__all__ = ["Board", "Field", "chance_glyph", "chance_legend", "percent", "cell_name", "CHANCE_SCALE"]
+__all__ = ["Board", "BoardHost", "Field", "chance_glyph", "chance_legend", "percent", "cell_name", "CHANCE_SCALE"]
 
 #: Each number's colour on the light cleared cells (the classic hues, darkened to read on light grey).
 NUMBER_COLOURS = {
@@ -55,6 +55,28 @@ CURSOR_MARK = "▸"
 #: The numbers above and beside the board.
 LABEL = Style(color="#8a94a6")
 LABEL_HERE = Style(color="#ffffff", bgcolor="#3b4252", bold=True)
+
+
+class BoardHost(Protocol):
+    """What the board reads of the application it lives in (the game's app): the board draws, the app decides.
+
+    Stated here so the board needs nothing of the app's module (which imports the board).
+    """
+
+    cursor: Cell
+    session: Session | None
+
+    def chance_of(self, cell: Cell) -> Fraction | None:
+        """The exact chance of a mine on a cell, when the chances are shown."""
+        ...
+
+    def shown_hint(self) -> Hint | None:
+        """The hint drawn on the board, if any."""
+        ...
+
+    def click_cell(self, cell: Cell, button: int) -> None:
+        """A click on a cell, with the mouse button."""
+        ...
 
 
 def percent(chance: Fraction) -> str:
@@ -117,8 +139,8 @@ class Board(Widget):
         self.cell_width = 3
 
     @property
-    def game(self) -> GameApp:
-        return self.app  # type: ignore[return-value]  # Textual types it as its base App; this widget lives in a GameApp
+    def game(self) -> BoardHost:
+        return self.app  # type: ignore[return-value]  # Textual types it as its base App; this widget lives in a BoardHost
 
     @property
     def label_width(self) -> int:
