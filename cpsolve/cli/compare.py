@@ -16,7 +16,7 @@ from cpsolve.cli.options import (
     MAX_WORKERS,
     Phases,
     check_count,
-    check_output_path,
+    check_output_paths,
     check_resume,
     check_time_limit,
 )
@@ -65,7 +65,11 @@ def compare(
     json_path: Annotated[str | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
     csv_path: Annotated[str | None, typer.Option("--csv", help="Write one row per case and backend here.")] = None,
     plot_path: Annotated[
-        str | None, typer.Option("--plot", help="Draw times and the impossible map to this PNG.")
+        str | None,
+        typer.Option(
+            "--plot",
+            help="Draw times and the impossible map to this image (its extension names the format: .png, .svg, .pdf).",
+        ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
@@ -82,13 +86,12 @@ def compare(
     check_time_limit(time_limit)
     check_count(jobs, "--jobs", MAX_JOBS)
     check_count(workers, "--workers", MAX_WORKERS)
-    for path, option in ((json_path, "--json"), (csv_path, "--csv"), (plot_path, "--plot"), (store_path, "--store")):
-        check_output_path(path, option)
+    check_output_paths([("--store", store_path), ("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)])
     check_resume(resume, store_path)
     if plot_path:
-        from cpsolve.sweep.report import check_plot_available
+        from cpsolve.sweep.report import check_plot_path
 
-        check_plot_available()
+        check_plot_path(plot_path)
     options = SolveOptions(
         time_limit=time_limit,
         workers=workers,

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cpsolve.errors import InputError
+from cpsolve.errors import InputError, UsageError
+from cpsolve.formats.values import shorten
 from cpsolve.outcome import Record, Status
 from cpsolve.sweep.cases import count_cases, iter_cases
 from cpsolve.sweep.compare import Comparison, run_comparison
@@ -33,6 +34,8 @@ __all__ = [
     "CSV_HEADER",
     "CsvSpool",
     "check_plot_available",
+    "check_plot_path",
+    "plot_format",
     "write_json",
     "write_plot",
     "write_reports",
@@ -114,6 +117,47 @@ def check_plot_available() -> None:
         raise InputError(PLOT_HINT) from None
 
 
+#: matplotlib's formats that need more than matplotlib: pgf runs LaTeX.
+_NEEDS_MORE = frozenset({"pgf"})
+
+
+def plot_format(path: str | Path) -> str:
+    """The image format --plot writes to `path`: its extension, lower case (``times.SVG``: ``svg``)."""
+    return Path(path).suffix[1:].lower()
+
+
+def check_plot_path(path: str | Path) -> None:
+    """Fail before the sweep when --plot cannot write exactly `path`: its extension must name a format
+    matplotlib writes here (``.png``, ``.svg``, ``.pdf``, ...), and is tried on an empty figure.
+
+    Raises:
+        UsageError: The name has no extension, or one matplotlib does not write.
+        InputError: matplotlib is not installed, or cannot write that format on this machine.
+    """
+    check_plot_available()
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = sorted(set(FigureCanvasBase.get_supported_filetypes()) - _NEEDS_MORE)
+    wanted = plot_format(path)
+    if wanted not in formats:
+        given = f"matplotlib does not write .{wanted} images" if wanted else "no extension to name the image format"
+        choices = ", ".join(f".{name}" for name in formats)
+        raise UsageError(f"--plot {shorten(str(path), 80)}: {given}; end the name with one of {choices}")
+    figure = plt.figure(figsize=(1, 1))
+    try:
+        figure.savefig(io.BytesIO(), format=wanted)
+    except Exception as error:  # a format matplotlib lists but cannot write here (a library missing)
+        raise InputError(f"--plot {shorten(str(path), 80)}: matplotlib cannot write .{wanted} here ({error})") from None
+    finally:
+        plt.close(figure)
+
+
 def write_reports(
     comparison: Comparison, json_path: Path | None, plot_path: Path | None, csv_spool: CsvSpool | None = None
 ) -> list[str]:
@@ -127,12 +171,10 @@ def write_reports(
         problem = csv_spool.finish()
         if problem:
             problems.append(problem)
-    for path, option, writer, suffix in (
-        (json_path, "--json", write_json, ".json"),
-        (plot_path, "--plot", write_plot, ".png"),
-    ):
+    for path, option, writer in ((json_path, "--json", write_json), (plot_path, "--plot", write_plot)):
         if path is None:
             continue
+        suffix = ".json" if writer is write_json else Path(path).suffix  # a plot's fallback in its asked format
         try:
             writer(comparison, Path(path))
         except OSError as error:
@@ -333,5 +375,5 @@ def write_plot(comparison: Comparison, path: Path) -> None:
     map_axis.set_title(f"Where boards are impossible ({reference}): red = Impossible")
     figure.colorbar(image, ax=map_axis, label="impossible for some board of that shape")
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
+    figure.savefig(path, dpi=110, format=plot_format(path))  # exactly `path`: no extension added
     plt.close(figure)
