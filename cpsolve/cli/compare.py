@@ -15,6 +15,7 @@ from cpsolve.cli.options import (
     MAX_JOBS,
     MAX_WORKERS,
     Phases,
+    check_board_size,
     check_count,
     check_output_paths,
     check_resume,
@@ -101,6 +102,9 @@ def compare(
         phases=phases.value == "all",
     )
     _check_cp_options(names, options)
+    sweep_cases.check_ranges(row_range, col_range, mine_range)
+    for name in names:
+        check_board_size(row_range[1], col_range[1], name, options, plain=True, what=" (the largest of the ranges)")
     sweep = LayoutSweep(
         row_range,
         col_range,

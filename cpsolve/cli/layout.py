@@ -13,6 +13,7 @@ from cpsolve.cli.options import (
     Backend,
     OutputFormat,
     Phases,
+    check_board_size,
     check_count,
     check_output_path,
     check_seed,
@@ -138,15 +139,7 @@ def _check_choices(backend: str, options: SolveOptions, solver: str | None, plai
 
 def _check_model_size(problem: LayoutProblem, backend: str, options: SolveOptions) -> None:
     """The CP models' size limit, before any work (a template is checked while it is read)."""
-    from cpsolve.layout import MAX_MODEL_CELLS
-
-    staircase = problem.is_plain and (options.dominance or "staircase") == "staircase"
-    if backend != "greedy" and not staircase and problem.rows * problem.cols > MAX_MODEL_CELLS:
-        raise InputError(
-            f"a {problem.rows}x{problem.cols} board is larger than the {MAX_MODEL_CELLS} cells "
-            f"the {backend} model takes "
-            "with a template, a pinned click or a dominance other than staircase"
-        )
+    check_board_size(problem.rows, problem.cols, backend, options, problem.is_plain)
 
 
 def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None) -> LayoutProblem:

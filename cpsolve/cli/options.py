@@ -24,6 +24,7 @@ from cpsolve.play import PLAYERS, START_CONDITIONS
 
 if TYPE_CHECKING:
     from cpsolve.deduce import Position
+    from cpsolve.layout import SolveOptions
 
 __all__ = [
     "PlayerNoTotal",
@@ -48,6 +49,7 @@ __all__ = [
     "check_output_path",
     "check_output_paths",
     "same_file",
+    "check_board_size",
     "check_resume",
     "check_total_override",
     "with_total_override",
@@ -192,6 +194,37 @@ def same_file(first: str, second: str) -> bool:
         return os.path.realpath(first) == os.path.realpath(second)
     except (OSError, ValueError):  # a name the system cannot look up (too long, a NUL byte): not a file to match
         return False
+
+
+def check_board_size(rows: int, cols: int, backend: str, options: SolveOptions, plain: bool, what: str = "") -> None:
+    """A board the backend can take, checked before any work: where a CP model is built cell by cell (minizinc,
+    ``cp:ENCODING``, and cp with a template, a pinned click or a dominance other than staircase), at most
+    :data:`cpsolve.layout.MAX_MODEL_CELLS` cells. (Every board has at most ``MAX_CELLS``: checked as it is read.)
+
+    Args:
+        rows: The board's rows.
+        cols: Its columns.
+        backend: The backend that will solve it.
+        options: The solve options as given (``dominance`` None: the backend's default).
+        plain: A plain rectangle (no template, no pinned click).
+        what: How the message names the board after its size (``" (the largest of the ranges)"``).
+
+    Raises:
+        InputError: The board is larger than the backend's model takes.
+    """
+    from cpsolve.layout import MAX_MODEL_CELLS, MODEL_VARIANTS
+
+    if backend == "cp":
+        dominance = options.dominance or ("staircase" if plain else "none")
+        model = dominance != "staircase"
+        why = "with a template, a pinned click or a dominance other than staircase"
+    else:
+        model = backend == "minizinc" or backend in MODEL_VARIANTS
+        why = "(its model as written, with no dominance)" if backend == "minizinc" else "(the model alone)"
+    if model and rows * cols > MAX_MODEL_CELLS:
+        raise InputError(
+            f"a {rows}x{cols} board{what} is larger than the {MAX_MODEL_CELLS} cells the {backend} model takes {why}"
+        )
 
 
 def check_resume(resume: bool, store_path: str | None) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 from cpsolve.errors import InputError, UsageError
 from cpsolve.formats.values import shorten
 from cpsolve.outcome import Record, Status
-from cpsolve.sweep.cases import count_cases, iter_cases
+from cpsolve.sweep.cases import Case, check_ranges, mine_range
 from cpsolve.sweep.compare import Comparison, run_comparison
 from cpsolve.sweep.store import ResultStore
 from cpsolve.sweep.tasks import LAYOUT
@@ -51,8 +51,6 @@ PLOT_HINT = (
     "--plot needs matplotlib, the optional extra 'plot': pip install 'cpsolve[plot]'"
     " (in a checkout: pip install -e '.[plot]')"
 )
-#: Range pairs (R, C) a store's sweep may span: far beyond any sweep run, small enough to count its cases at once.
-_MAX_PAIRS = 1_000_000
 
 
 class CsvSpool:
@@ -198,9 +196,11 @@ def comparison_from_store(
 ) -> tuple[Comparison, dict, int]:
     """Rebuild the last layout sweep's comparison from a store, solving nothing.
 
-    It runs the sweep's own code over the same cases with every case taken from the store, so the
-    report is the sweep's own: same cases, same order, same figures. The settings are only the
-    records' key here: nothing is solved, so their values are not needed.
+    It runs the sweep's own code over the sweep's cases the store holds, in the sweep's order,
+    every case taken from the store, so the report is the sweep's own: same cases, same order,
+    same figures. Only the cases stored are visited, so the time grows with the store, not with
+    the ranges of a sweep stopped early. The settings are only the records' key here: nothing is
+    solved, so their values are not needed.
 
     Returns:
         The comparison, the sweep's row of the ``sweeps`` table, and how many of its cases the store lacks.
@@ -216,7 +216,7 @@ def comparison_from_store(
         raise InputError(f"{store.path}: no compare sweep in this store")
     rows, cols, mines, backends, total = _layout_spec(store, sweep)
     comparison = run_comparison(
-        iter_cases(rows, cols, mines),
+        _stored_cases(store, sweep["settings"], rows, cols, mines),
         backends,
         SolveOptions(),
         keep_points=keep_points,
@@ -231,6 +231,27 @@ def comparison_from_store(
     # the report repeats what the sweep itself said it resumed, not "everything"
     comparison.resumed = sweep["resumed"] if sweep["resumed"] is not None else comparison.resumed
     return comparison, sweep, total - comparison.cases
+
+
+def _stored_cases(
+    store: ResultStore, settings: str, rows: tuple[int, int], cols: tuple[int, int], mines: tuple[int, int] | None
+) -> list[Case]:
+    """The cases of a sweep's ranges that the store holds records of, in the sweep's order (R, then C, then M)."""
+    cases = []
+    for key in store.case_keys(settings, LAYOUT):
+        try:
+            case = json.loads(key)
+        except (ValueError, RecursionError):
+            case = None
+        if not (isinstance(case, dict) and list(case) == ["rows", "cols", "mines"]) or any(
+            type(value) is not int for value in case.values()
+        ):
+            raise store.damaged(f"records: a layout row under key {_short(key)} that is not a case")
+        r, c, m = case["rows"], case["cols"], case["mines"]
+        if rows[0] <= r <= rows[1] and cols[0] <= c <= cols[1] and m in mine_range(r, c, mines):
+            cases.append((r, c, m))
+    cases.sort()  # iter_cases' order
+    return cases
 
 
 def _layout_spec(store: ResultStore, sweep: dict[str, Any]) -> tuple[tuple, tuple, tuple | None, list[str], int]:
@@ -261,12 +282,20 @@ def _layout_spec(store: ResultStore, sweep: dict[str, Any]) -> tuple[tuple, tupl
         and len(set(backends)) == len(backends)
     ):
         raise store.damaged(f"{where}: backends is not a list of names")
-    if (rows[1] - rows[0] + 1) * (cols[1] - cols[0] + 1) > _MAX_PAIRS:
-        raise store.damaged(f"{where}: ranges larger than any sweep")
-    total = spec["total"] if "total" in spec else count_cases(rows, cols, mines)
+    if "total" in spec:
+        total = spec["total"]
+    else:  # a store from before the spec kept its count: count the cases, as compare would have
+        try:
+            total = check_ranges(rows, cols, mines)
+        except InputError as error:
+            raise store.damaged(f"{where}: no case count, and {error}") from None
     if type(total) is not int or total < 0:
         raise store.damaged(f"{where}: total is not a count")
     return rows, cols, mines, backends, total
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass

@@ -266,6 +266,14 @@ class ResultStore:
                 found.setdefault(key, []).append(record)
         return found
 
+    def case_keys(self, settings: str, problem: str) -> list[str]:
+        """The keys of the cases the store holds records of for these settings (each once)."""
+        with self._reading():
+            rows = self._connection.execute(
+                "SELECT DISTINCT case_key FROM records WHERE settings = ? AND problem = ?", (settings, problem)
+            ).fetchall()
+        return [row[0] for row in rows]
+
     def count(self, settings: str, problem: str) -> int:
         """How many records the store holds for these settings."""
         with self._reading():
@@ -483,7 +491,7 @@ def _record(
     if answer is not None:
         try:
             answer = json.loads(answer)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             raise store.damaged(f"{where}: the answer is not JSON") from None
     return Record(problem, case, backend, _STATUSES[status], float(seconds), answer, reason)
 
@@ -491,7 +499,7 @@ def _record(
 def _json_object(text: Any, where: str, store: ResultStore) -> dict[str, Any]:
     try:
         value = json.loads(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         raise store.damaged(f"{where}: not JSON") from None
     if not isinstance(value, dict):
         raise store.damaged(f"{where}: not a JSON object")
