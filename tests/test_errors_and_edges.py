@@ -11,6 +11,7 @@ import pytest
 
 from cpsolve import __version__
 from cpsolve.cli import app
+from cpsolve.errors import UsageError
 from cpsolve.layout import LayoutResult, Status
 from cpsolve.layout import _registered as registered_backends
 from cpsolve.layout.greedy import greedy_board
@@ -25,11 +26,59 @@ def test_version(runner):
     assert result.exit_code == 0 and result.stdout == f"cpsolve {__version__}\n"
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1"])
-def test_time_limit_must_be_positive_and_finite(runner, value):
-    for command in (["layout", "5", "5", "3", "--backend", "cp"], ["compare", "--rows", "2", "--cols", "2", "--quiet"]):
-        result = runner.invoke(app, [*command, "--time-limit", value])
-        assert result.exit_code == 1 and "--time-limit" in result.stderr and _one_line(result), (command, value)
+#: Every command that takes --time-limit, with what it needs besides.
+TIMED_COMMANDS = [
+    ["layout", "5", "5", "3", "--backend", "cp"],
+    ["compare", "--rows", "2", "--cols", "2", "--quiet"],
+    ["puzzle", str(Path(__file__).parent.parent / "examples" / "puzzles" / "ring_with_total.txt")],
+    ["hint", str(Path(__file__).parent.parent / "examples" / "puzzles" / "ring_with_total.txt")],
+    ["generate", "9", "9", "10"],
+    ["game", "9", "9", "10"],
+]
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "1e300", "1000001"])
+@pytest.mark.parametrize("command", TIMED_COMMANDS, ids=lambda command: command[0])
+def test_a_time_limit_out_of_range_is_a_usage_error_in_every_command(runner, command, value):
+    """0 is no limit to no one here: a usage error (exit 2), like an unknown choice; so are NaN, infinities,
+    negatives and limits past the longest every backend honours."""
+    result = runner.invoke(app, [*command, "--time-limit", value])
+    assert result.exit_code == 2 and "--time-limit must be a number of seconds above 0" in result.stderr, result.stderr
+    assert _one_line(result) and result.stdout == ""
+
+
+@pytest.mark.skipif(shutil.which("minizinc") is None, reason="minizinc is not installed")
+def test_minizinc_is_never_handed_a_limit_it_reads_as_none_or_cannot_take(runner, monkeypatch):
+    """A sub-millisecond limit was passed as MiniZinc's 0, which means no limit (it ran until killed); one past
+    about 2,147,453 s was an OverflowError."""
+    import time
+
+    from cpsolve.layout import LayoutProblem, SolveOptions, solve
+    from cpsolve.layout.minizinc import MAX_TIME_LIMIT_MS, time_limit_ms
+
+    assert time_limit_ms(0.0004) == 1 and time_limit_ms(0.0019) == 1 and time_limit_ms(2.5) == 2500
+    import subprocess
+
+    from cpsolve.layout import minizinc
+
+    handed = []
+    real_run = subprocess.run
+
+    def run(command, **kwargs):
+        handed.append((command[command.index("--time-limit") + 1], kwargs["timeout"]))
+        return real_run(command, **kwargs)
+
+    monkeypatch.setattr(minizinc.subprocess, "run", run)
+    started = time.monotonic()
+    result = runner.invoke(app, ["layout", "3", "3", "1", "--backend", "minizinc", "--time-limit", "0.0005"])
+    assert result.exit_code in (0, 3) and time.monotonic() - started < 30, result.stderr
+    assert handed == [("1", 30.0005)]  # a millisecond, MiniZinc's least limit: never its 0, which is none
+    result = runner.invoke(app, ["layout", "3", "3", "1", "--backend", "minizinc", "--time-limit", "1000000"])
+    assert result.exit_code == 0 and result.stdout.splitlines() == ["c..", "...", "..*"]
+    with pytest.raises(UsageError, match="more than the minizinc backend honours"):
+        solve(LayoutProblem(3, 3, 1), "minizinc", SolveOptions(time_limit=MAX_TIME_LIMIT_MS / 1000 + 1))
+    with pytest.raises(UsageError, match="more than the minizinc backend honours"):
+        solve(LayoutProblem(3, 3, 1), "minizinc", SolveOptions(time_limit=2_147_460))
 
 
 @pytest.mark.parametrize("option,value", [("--workers", "0"), ("--workers", "100000"), ("--seed", "-1"), ("--seed", str(2**31))])
@@ -144,10 +193,9 @@ def test_unknown_minizinc_solver_is_one_line(runner):
 def test_math_isfinite_guard_is_used_for_every_limit():
     """The shared checker refuses what CP-SAT would call MODEL_INVALID."""
     from cpsolve.cli.options import check_time_limit
-    from cpsolve.errors import InputError
 
-    for bad in (math.nan, math.inf, 0.0, -3.0):
-        with pytest.raises(InputError):
+    for bad in (math.nan, math.inf, 0.0, -3.0, 1e7):
+        with pytest.raises(UsageError):
             check_time_limit(bad)
     assert check_time_limit(0.5) == 0.5
 

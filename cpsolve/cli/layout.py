@@ -144,6 +144,7 @@ def _check_model_size(problem: LayoutProblem, backend: str, options: SolveOption
 
 def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None) -> LayoutProblem:
     from cpsolve.formats import parse_case_numbers, read_template
+    from cpsolve.formats.values import counted
     from cpsolve.layout import LayoutProblem
     from cpsolve.symbols import HOLE
 
@@ -153,12 +154,16 @@ def _single_problem(numbers: list[str], template_path: str | None, click_text: s
     click = parse_cell(click_text, "--click") if click_text is not None else None
     if template_path is None:
         if len(numbers) != 3:
-            raise InputError(f"expected R C M (three integers), got {len(numbers)} arguments")
+            given = f"got {counted(len(numbers), 'argument')}" if numbers else "got none"
+            raise UsageError(
+                f"expected R C M (three integers), {given}; or --input FILE for a Code Jam batch, "
+                "or M with --template FILE"
+            )
         rows, cols, mines = parse_case_numbers(numbers)
         problem = LayoutProblem(rows, cols, mines, click=click)
     else:
         if len(numbers) != 1:
-            raise InputError(f"with --template give only M, got {len(numbers)} arguments")
+            raise UsageError(f"with --template give only M, got {counted(len(numbers), 'argument')}")
         from cpsolve.layout import MAX_MODEL_CELLS
 
         sketch = read_template(template_path, max_cells=MAX_MODEL_CELLS)  # only the CP models take templates

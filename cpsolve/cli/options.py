@@ -43,6 +43,7 @@ __all__ = [
     "MAX_SEED",
     "MAX_GAMES",
     "MAX_BOARDS",
+    "MAX_TIME_LIMIT",
     "check_time_limit",
     "check_count",
     "check_seed",
@@ -62,6 +63,9 @@ MAX_WORKERS = 256
 MAX_JOBS = 1024
 #: CP-SAT's random seed is a 32-bit signed integer.
 MAX_SEED = 2**31 - 1
+#: The longest time limit, in seconds (about eleven and a half days): far past any solve worth waiting
+#: for, and within what every backend honours exactly (MiniZinc counts milliseconds in 32 bits).
+MAX_TIME_LIMIT = 1_000_000
 #: More games, or boards, than anyone runs; catches a typo before a run that never ends.
 MAX_GAMES = 100_000_000
 MAX_BOARDS = 10_000_000
@@ -121,9 +125,11 @@ StartRule = Annotated[
 
 
 def check_time_limit(seconds: float) -> float:
-    """A time limit must be a positive, finite number of seconds."""
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise InputError(f"--time-limit must be a positive number of seconds, got {seconds}")
+    """A time limit must be a positive, finite number of seconds, at most :data:`MAX_TIME_LIMIT`: a usage error
+    (exit 2) otherwise, as an option value click itself refuses is."""
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME_LIMIT:
+        shown = shorten(f"{seconds:g}")
+        raise UsageError(f"--time-limit must be a number of seconds above 0 and at most {MAX_TIME_LIMIT}, got {shown}")
     return seconds
 
 
