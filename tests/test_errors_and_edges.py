@@ -1,5 +1,6 @@
 """One error path for every command: exit codes, option checks, broken pipes, and the edge cases of the formats."""
 
+import json
 import math
 import os
 import shutil
@@ -217,3 +218,92 @@ def test_every_cp_sat_status_maps_to_one_status_and_an_invalid_model_is_a_bug():
     assert code == cp_model.MODEL_INVALID
     with pytest.raises(InternalError, match="invalid domain"):
         status_from_cp_sat(code, model)
+
+
+# --- values that once became tracebacks -------------------------------------------------------------------------
+
+BOARD = ["c..", "...", "..*"]
+BIG = "1" * 4301  # past Python's 4,300-digit limit on int <-> str
+
+
+@pytest.mark.parametrize("form", ["case", "json"])
+@pytest.mark.parametrize("number", ["-1", "0", BIG, str(2**63)])
+@pytest.mark.parametrize("command", [["play", "--player", "best", "--click", "1,1"], ["play", "--format", "json"],
+                                     ["stats"], ["casual", "--explain"], ["stats", "--format", "json"]],
+                         ids=lambda command: " ".join(command))
+def test_a_case_number_out_of_range_is_one_line(runner, tmp_path, form, number, command):
+    path = tmp_path / "boards.txt"
+    if form == "case":
+        path.write_text(f"Case #{number}:\n" + "\n".join(BOARD) + "\n")
+    else:
+        path.write_text(f'{{"case": {number}, "board": ["c..", "...", "..*"]}}\n')
+    result = runner.invoke(app, [command[0], str(path), *command[1:]])
+    assert result.exit_code == 1 and result.stdout == "" and _one_line(result), result.stderr
+    if form == "case" or number != BIG:
+        assert "line 1: case number must be from 1 to 9223372036854775807, got" in result.stderr
+    else:
+        assert "a JSON number of more than 4,300 digits" in result.stderr
+    assert len(result.stderr) < 200
+
+
+def test_check_names_a_case_number_of_any_length(runner, tmp_path):
+    cases = tmp_path / "in"
+    cases.write_text("1\n3 3 1\n")
+    output = tmp_path / "out"
+    output.write_text(f"Case #{BIG}:\n" + "\n".join(BOARD) + "\n")
+    result = runner.invoke(app, ["check", str(cases), str(output)])
+    assert result.exit_code == 1 and result.stderr == ""
+    assert result.stdout.splitlines() == ["Case #1: rejected: missing case",
+                                          "Case #11111111111111111111... (4301 characters): rejected: extra case "
+                                          "(input has 1), line 1",
+                                          "0/1 case accepted, 2 rejected"]
+
+
+def test_the_largest_case_number_is_played(runner, tmp_path):
+    path = tmp_path / "boards.txt"
+    path.write_text(f"Case #{2**63 - 1}:\n" + "\n".join(BOARD) + "\n")
+    result = runner.invoke(app, ["play", str(path), "--player", "best", "--click", "1,1", "--format", "json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["board"] == 2**63 - 1
+
+
+def test_hint_json_writes_a_count_of_any_length(runner, tmp_path):
+    """A 120x120 open sheet with 7,200 mines has C(14400, 7200) placements, 4,333 digits: ``puzzle`` printed it,
+    ``hint --format json`` raised ValueError."""
+    from math import comb
+
+    sheet = tmp_path / "open.txt"
+    sheet.write_text("120 120 7200\n" + ("?" * 120 + "\n") * 120)
+    result = runner.invoke(app, ["hint", str(sheet), "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        answer = json.loads(result.stdout)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert answer["solutions"] == comb(14400, 7200) and answer["guess"]["safety_exact"] == "1/2"
+    text = runner.invoke(app, ["hint", str(sheet)])
+    assert text.exit_code == 0 and "(4333 characters) placements" in text.stdout
+
+
+@pytest.mark.parametrize("depth", [1000, 100_000])
+@pytest.mark.parametrize("command", [["stats"], ["casual"], ["play", "--player", "perfect"],
+                                     ["play", "--player", "best", "--click", "1,1"]], ids=lambda c: " ".join(c))
+def test_json_nested_deep_is_one_line(runner, tmp_path, depth, command):
+    path = tmp_path / "deep.txt"
+    path.write_text('{"board": ' + "[" * depth + "]" * depth + "}\n")
+    result = runner.invoke(app, [command[0], str(path), *command[1:]])
+    assert result.exit_code == 1 and _one_line(result), result.stderr
+    assert "line 1: JSON nested too deep" in result.stderr
+
+
+def test_a_store_spec_nested_deep_is_damaged(runner, tmp_path):
+    import sqlite3
+
+    store = tmp_path / "S.db"
+    assert runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--store", str(store), "--quiet"]).exit_code == 0
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE sweeps SET spec = ?", ('{"rows": ' + "[" * 2000 + "]" * 2000 + "}",))
+    result = runner.invoke(app, ["report", str(store)])
+    assert result.exit_code == 1 and _one_line(result)
+    assert "damaged results store (sweeps row 1: not JSON)" in result.stderr

@@ -439,3 +439,53 @@ def test_report_states_the_limit_of_a_spec_without_its_count(runner, tmp_path):
     result = runner.invoke(app, ["report", str(store)])
     assert result.exit_code == 1 and "no case count, and the largest board of the ranges" in result.stderr
     assert "larger than 100,000,000 cells" in result.stderr and result.stderr.count("\n") == 1
+
+
+# --- a local cluster that cannot start -------------------------------------------------------------------------
+
+
+def _limited_files(soft: int, hard: int):
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return limit
+
+
+def test_a_cluster_that_cannot_open_its_files_is_one_line():
+    """With 32 open files allowed, Dask printed 119 lines of "Nanny failed to start" (with 16, its loop spun on
+    the error for ever): the limit is checked first."""
+    command = [sys.executable, "-m", "cpsolve", "stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2",
+               "--quiet"]
+    for files in (20, 32, 48):
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                              preexec_fn=_limited_files(files, files))
+        assert done.returncode == 1 and done.stdout == "", done.stderr[-2000:]
+        assert done.stderr == (f"cpsolve: a local Dask cluster of 2 workers needs about 56 open files, and this process "
+                               f"may open {files} (ulimit -n); raise the limit, or give fewer --jobs (--jobs 1 runs here)\n")
+
+
+def test_a_low_soft_limit_on_open_files_is_raised_to_start_the_cluster(tmp_path):
+    command = [sys.executable, "-m", "cpsolve", "stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2",
+               "--quiet", "--format", "json"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180,
+                          preexec_fn=_limited_files(32, 4096))
+    assert done.returncode == 0, done.stderr[-2000:]
+    alone = subprocess.run(command[:-5] + ["--format", "json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert json.loads(done.stdout) == {**json.loads(alone.stdout), "resumed": 0}
+
+
+def test_any_other_failure_to_start_a_cluster_is_one_line(runner, monkeypatch):
+    import distributed
+
+    def fails(*args, **kwargs):
+        try:
+            raise OSError(24, "Too many open files")
+        except OSError as error:
+            raise RuntimeError("Nanny failed to start.") from error
+
+    monkeypatch.setattr(distributed, "LocalCluster", fails)
+    result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2", "--quiet"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == ("cpsolve: the local Dask cluster of 2 workers could not start (Too many open files); "
+                             "try fewer --jobs, or --jobs 1 to run here\n")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from typing import Annotated
@@ -57,6 +56,7 @@ def hint(
 
     from cpsolve.formats.best import hint_json, hint_text
     from cpsolve.formats.puzzle import read_puzzle
+    from cpsolve.formats.values import json_line
     from cpsolve.play.best import advise
 
     check_total_override(mines, no_total)
@@ -70,7 +70,7 @@ def hint(
         if advice.timed_out:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
-            typer.echo(json.dumps(hint_json(item.name, position, advice)))
+            typer.echo(json_line(hint_json(item.name, position, advice)))  # a count may have any number of digits
         else:
             if index:
                 typer.echo("")

@@ -210,17 +210,26 @@ class DaskExecutor(Executor):
             else:
                 from cpsolve.sweep._dask_worker import OwnSession
 
-                with children_ignore_interrupts():  # until OwnSession takes them out of the terminal's reach
-                    self._cluster = LocalCluster(
-                        n_workers=workers,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=":0",  # any free port: other sweeps on this machine may hold :8787
-                        # the sweep reports what fails through the tasks' results; a worker's own log of a
-                        # connection lost while the cluster shuts down is noise on the user's terminal
-                        silence_logs=logging.CRITICAL,
-                        plugins=[OwnSession()],  # Ctrl-C is the driver's to handle, not the workers'
-                    )
+                _make_room_for(workers)
+                # children_ignore_interrupts: until OwnSession takes them out of the terminal's reach.
+                # Dask logs a failed start as tracebacks of its own: the one line below says it instead
+                with children_ignore_interrupts(), _distributed_logs_silenced():
+                    try:
+                        self._cluster = LocalCluster(
+                            n_workers=workers,
+                            threads_per_worker=1,
+                            processes=True,
+                            dashboard_address=":0",  # any free port: other sweeps on this machine may hold :8787
+                            # the sweep reports what fails through the tasks' results; a worker's own log of a
+                            # connection lost while the cluster shuts down is noise on the user's terminal
+                            silence_logs=logging.CRITICAL,
+                            plugins=[OwnSession()],  # Ctrl-C is the driver's to handle, not the workers'
+                        )
+                    except Exception as error:  # the machine's limits (open files, processes, memory, ports)
+                        raise InputError(
+                            f"the local Dask cluster of {workers} workers could not start ({_root_cause(error)}); "
+                            "try fewer --jobs, or --jobs 1 to run here"
+                        ) from None
                 self._client = Client(self._cluster, set_as_default=False)
         self.workers = max(1, sum(self._client.nthreads().values()))
 
@@ -275,6 +284,52 @@ class DaskExecutor(Executor):
             if self._cluster is not None:
                 self._cluster.close(timeout=10)
                 self._cluster = None
+
+
+#: Open files a local cluster's driver holds: about 21 and 9 a worker, measured (sockets and pipes to each
+#: worker, the scheduler's listeners); this leaves room for the peaks of start-up.
+_FILES_BASE, _FILES_PER_WORKER = 32, 12
+
+
+def _make_room_for(workers: int) -> None:
+    """Make sure this process may open the files a local cluster of `workers` needs, raising its soft limit
+    up to the hard one if it must.
+
+    With too few, Dask fails half-way through starting (one traceback a worker), or its event loop spins
+    on the error for ever.
+
+    Raises:
+        InputError: The hard limit is below what the cluster needs.
+    """
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: no such limit to meet
+        return
+    needed = _FILES_BASE + _FILES_PER_WORKER * workers
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        raise InputError(
+            f"a local Dask cluster of {workers} workers needs about {needed} open files, and this process may "
+            f"open {hard} (ulimit -n); raise the limit, or give fewer --jobs (--jobs 1 runs here)"
+        )
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
+def _root_cause(error: BaseException) -> str:
+    """What lies at the bottom of a chain of errors, in a few words: the system's reason when there is one."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    found = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.strerror:
+            return current.strerror
+        found = current
+        current = current.__cause__ or current.__context__
+    text = " ".join(str(found).split()) or type(found).__name__
+    return text if len(text) <= 100 else text[:97] + "..."
 
 
 @contextlib.contextmanager
