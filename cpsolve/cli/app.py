@@ -17,6 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CpsolveError
+from cpsolve.interrupt import caused_by_interrupt
 
 if TYPE_CHECKING:
 
@@ -89,10 +90,16 @@ class _ReportingGroup(TyperGroup):
                 error.message = f"{error.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
             raise
 
-    def invoke(self, ctx: Any) -> Any:
-        from cpsolve.interrupt import interrupts_stop_solves
-
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except KeyboardInterrupt:  # before a command holds Ctrl-C: typer would exit 130 without a word
+            raise fail("interrupted", EXIT_INTERRUPTED) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            from cpsolve.interrupt import interrupts_stop_solves
+
             # held from the start, before a command starts the threads OR-Tools does (cpsolve.interrupt)
             with interrupts_stop_solves():
                 return super().invoke(ctx)
@@ -110,21 +117,9 @@ class _ReportingGroup(TyperGroup):
         except Exception as error:
             # Ctrl-C while a module was being imported surfaces as that import's own error (OR-Tools
             # raises "initialization failed"): still an interruption, not a bug
-            if _interrupted(error):
+            if caused_by_interrupt(error):
                 raise fail("interrupted", EXIT_INTERRUPTED) from None
             raise
-
-
-def _interrupted(error: BaseException) -> bool:
-    """Whether a KeyboardInterrupt lies in the chain of causes of `error`."""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
 
 
 def _load_command(name: str) -> Any:
