@@ -307,3 +307,31 @@ def test_a_store_spec_nested_deep_is_damaged(runner, tmp_path):
     result = runner.invoke(app, ["report", str(store)])
     assert result.exit_code == 1 and _one_line(result)
     assert "damaged results store (sweeps row 1: not JSON)" in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("minizinc") is None, reason="minizinc is not installed")
+def test_an_unusable_tmpdir_for_minizinc_is_exit_1_naming_it(runner, tmp_path, monkeypatch):
+    """MiniZinc failed deep in its run ("Error occurred when creating temporary file"): exit 4, an internal error."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "nowhere"))
+    result = runner.invoke(app, ["layout", "3", "3", "1", "--backend", "minizinc"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (f"cpsolve: TMPDIR={tmp_path / 'nowhere'} does not exist: set TMPDIR to a writable "
+                             "folder, or unset it\n")
+
+
+@pytest.mark.parametrize("args", [
+    ["generate", "9", "9", "9" * 5000],
+    ["game", "9", "9", "9" * 5000],
+    ["stats", "--random", "9", "9", "9" * 5000],
+    ["layout", "3", "3", "1", "--seed", "9" * 5000],
+    ["stats", "--random", "9", "9", "10", "--first", "1," + "9" * 5000],
+    ["puzzle", str(Path(__file__).parent.parent / "examples" / "puzzles" / "ring_with_total.txt"), "--mines",
+     "-" + "9" * 4000],
+    ["compare", "--rows", "2-" + "x" * 5000],
+    ["layout", "3", "3", "9" * 5000],
+])
+def test_echoed_values_are_shortened(runner, args):
+    """A 5,000-digit mine count was echoed whole."""
+    result = runner.invoke(app, args)
+    assert result.exit_code in (1, 2) and "Traceback" not in result.stderr
+    assert len(result.stderr) < 1000 and "characters)" in result.stderr, result.stderr

@@ -489,3 +489,68 @@ def test_any_other_failure_to_start_a_cluster_is_one_line(runner, monkeypatch):
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == ("cpsolve: the local Dask cluster of 2 workers could not start (Too many open files); "
                              "try fewer --jobs, or --jobs 1 to run here\n")
+
+
+# --- a scheduler that does not answer leaves nothing behind -----------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("scheme", ["tcp", "tls"])
+@pytest.mark.parametrize("command", [["stats", "--random", "9", "9", "10", "--games", "20"],
+                                     ["compare", "--rows", "2", "--cols", "2"]], ids=lambda command: command[0])
+def test_a_scheduler_that_does_not_answer_leaves_no_new_store(runner, tmp_path, scheme, command):
+    """Once a new, empty store stayed behind; and over tls:// nothing listening was called "not a Dask scheduler"."""
+    store = tmp_path / "new.db"
+    address = f"{scheme}://127.0.0.1:{_free_port()}"
+    result = runner.invoke(app, [*command, "--scheduler", address, "--store", str(store), "--quiet"])
+    assert result.exit_code == 1 and result.stderr == f"cpsolve: --scheduler {address}: no Dask scheduler answers " \
+                                                       "(Connection refused)\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_tls_address_without_dask_s_tls_settings_says_so(runner, tmp_path):
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"tls://127.0.0.1:{server.getsockname()[1]}"
+        result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--scheduler", address, "--store",
+                                     str(tmp_path / "new.db"), "--quiet"])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert "a tls:// address needs Dask's TLS settings" in result.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_store_is_checked_before_the_scheduler(runner, tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a store\n" * 20)
+    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--scheduler", f"tcp://127.0.0.1:{_free_port()}",
+                                 "--store", str(junk), "--quiet"])
+    assert result.exit_code == 1 and "not a cpsolve results store" in result.stderr
+    assert junk.read_text() == "not a store\n" * 20
+
+
+# --- an unusable TMPDIR is the environment's fault: exit 1, naming it ------------------------------------------
+
+
+@pytest.mark.parametrize("command", [
+    ["compare", "--rows", "2", "--cols", "2", "--backends", "greedy", "--csv", "{out}/cases.csv"],
+    ["compare", "--rows", "2", "--cols", "2", "--jobs", "2", "--store", "{out}/s.db"],
+    ["stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2", "--store", "{out}/g.db"],
+], ids=["csv spool", "local cluster", "games on a local cluster"])
+@pytest.mark.parametrize("kind", ["missing", "a file"])
+def test_an_unusable_tmpdir_is_one_line_naming_it(runner, tmp_path, monkeypatch, command, kind):
+    out = tmp_path / "out"
+    out.mkdir()
+    tmpdir = tmp_path / "tmp"
+    if kind == "a file":
+        tmpdir.write_text("")
+    monkeypatch.setenv("TMPDIR", str(tmpdir))
+    result = runner.invoke(app, [part.format(out=out) for part in command] + ["--quiet"])
+    reason = "does not exist" if kind == "missing" else "is not a folder"
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == f"cpsolve: TMPDIR={tmpdir} {reason}: set TMPDIR to a writable folder, or unset it\n"
+    assert list(out.iterdir()) == []  # no store, no report left behind

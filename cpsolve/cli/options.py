@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cpsolve.errors import InputError, UsageError
-from cpsolve.formats.values import shorten
+from cpsolve.formats.values import decimal_text, shorten
 from cpsolve.game import LEVELS
 from cpsolve.layout import BACKENDS, PHASES
 from cpsolve.play import PLAYERS, START_CONDITIONS
@@ -136,14 +136,14 @@ def check_time_limit(seconds: float) -> float:
 def check_count(value: int | None, option: str, upper: int) -> int | None:
     """A count option (``--workers``, ``--jobs``) must lie in 1..upper; None is left for the default."""
     if value is not None and not 1 <= value <= upper:
-        raise InputError(f"{option} must be from 1 to {upper}, got {value}")
+        raise InputError(f"{option} must be from 1 to {upper}, got {shorten(decimal_text(value))}")
     return value
 
 
 def check_seed(seed: int) -> int:
     """A seed must fit the solvers' 32-bit signed range."""
     if not 0 <= seed <= MAX_SEED:
-        raise InputError(f"--seed must be from 0 to {MAX_SEED}, got {seed}")
+        raise InputError(f"--seed must be from 0 to {MAX_SEED}, got {shorten(decimal_text(seed))}")
     return seed
 
 
@@ -244,7 +244,7 @@ def check_total_override(mines: int | None, no_total: bool) -> None:
     if mines is not None and no_total:
         raise UsageError("--mines and --no-total cannot be used together")
     if mines is not None and mines < 0:
-        raise InputError(f"--mines must be 0 or more, got {mines}")
+        raise InputError(f"--mines must be 0 or more, got {shorten(decimal_text(mines))}")
 
 
 def with_total_override(position: Position, mines: int | None, no_total: bool) -> Position:
@@ -260,5 +260,5 @@ def parse_cell(text: str, option: str) -> tuple[int, int]:
     try:
         row, col = (int(part) for part in parts)
     except ValueError:
-        raise InputError(f"{option} must be ROW,COL (1-based integers), got {text!r}") from None
+        raise InputError(f"{option} must be ROW,COL (1-based integers), got {shorten(text)!r}") from None
     return row - 1, col - 1

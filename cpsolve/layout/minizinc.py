@@ -19,6 +19,7 @@ from cpsolve.board import Board
 from cpsolve.errors import InputError, InternalError, UsageError
 from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status
 from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
+from cpsolve.temporary import temporary_folder
 
 __all__ = ["MODEL_NAME", "INSTALL_HINT", "MAX_TIME_LIMIT_MS", "model_path", "data_file", "time_limit_ms", "solve"]
 
@@ -115,7 +116,8 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         raise InputError(INSTALL_HINT)
     model = model_path()
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
+    # MiniZinc writes its own scratch files to TMPDIR, and fails deep in its run where it cannot
+    with tempfile.TemporaryDirectory(dir=temporary_folder()) as folder:
         data = Path(folder) / "problem.dzn"
         data.write_text(data_file(problem))
         command = [

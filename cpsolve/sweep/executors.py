@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cpsolve.errors import InputError, InternalError
+from cpsolve.formats.values import shorten
+from cpsolve.temporary import temporary_folder
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -48,20 +50,21 @@ CONNECT_TIMEOUT = 4.0
 
 
 def probe_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Fail fast, before Dask is even imported, when nothing listens at a ``tcp://host:port`` address.
+    """Fail fast, before Dask is even imported, when nothing listens at a ``tcp://`` or ``tls://host:port`` address.
 
-    Dask's own connect retries a refused address until its timeout; a plain socket says at once.
-    Addresses of other schemes (``tls://``, ``ucx://``) are left to Dask.
+    Dask's own connect retries a refused address until its timeout (and over TLS without its
+    settings fails before it even tries); a plain socket says at once. Addresses of other schemes
+    (``ucx://``, ``inproc://``) are left to Dask.
 
     Raises:
         InputError: The address is malformed, or refused or timed out.
     """
     scheme, _, rest = address.rpartition("://")
-    if scheme not in ("", "tcp"):
+    if scheme not in ("", "tcp", "tls"):
         return
     host, _, port = rest.rpartition(":")
-    if not host or not port.isdigit():
-        raise InputError(f"--scheduler {address}: expected tcp://host:port")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise InputError(f"--scheduler {shorten(address, 80)}: expected {scheme or 'tcp'}://host:port")
     import socket
 
     try:
@@ -131,6 +134,14 @@ def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     except OSError as error:  # refused, or closed on us
         reason = error.strerror or type(error).__name__
         raise InputError(f"--scheduler {address}: no Dask scheduler answers there ({reason})") from None
+    except TypeError as error:
+        if "ssl_context" not in str(error):
+            raise InputError(f"--scheduler {address}: what answers there is not a Dask scheduler") from None
+        # tls:// without Dask's TLS settings: Dask fails before it connects
+        raise InputError(
+            f"--scheduler {address}: something listens there, but a tls:// address needs Dask's TLS settings "
+            "(distributed.comm.tls in its configuration: the client's certificate and key)"
+        ) from None
     except Exception:  # it answered, but not as a scheduler (Dask's own error then says nothing useful)
         raise InputError(f"--scheduler {address}: what answers there is not a Dask scheduler") from None
 
@@ -211,6 +222,7 @@ class DaskExecutor(Executor):
                 from cpsolve.sweep._dask_worker import OwnSession
 
                 _make_room_for(workers)
+                temporary_folder()  # the workers' scratch folders go there: refuse a TMPDIR they cannot use
                 # children_ignore_interrupts: until OwnSession takes them out of the terminal's reach.
                 # Dask logs a failed start as tracebacks of its own: the one line below says it instead
                 with children_ignore_interrupts(), _distributed_logs_silenced():

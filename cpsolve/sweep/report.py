@@ -29,6 +29,7 @@ from cpsolve.sweep.cases import Case, check_ranges, mine_range
 from cpsolve.sweep.compare import Comparison, run_comparison
 from cpsolve.sweep.store import ResultStore
 from cpsolve.sweep.tasks import LAYOUT
+from cpsolve.temporary import temporary_folder
 
 __all__ = [
     "CSV_HEADER",
@@ -58,7 +59,7 @@ class CsvSpool:
 
     def __init__(self, target: Path):
         self.target = Path(target)
-        handle, name = tempfile.mkstemp(prefix="cpsolve-csv-", suffix=".csv")
+        handle, name = tempfile.mkstemp(prefix="cpsolve-csv-", suffix=".csv", dir=temporary_folder())
         self.spool = Path(name)
         self._file = os.fdopen(handle, "w", newline="")
         self._writer = csv.writer(self._file)
@@ -183,7 +184,11 @@ def write_reports(
 
 
 def _fallback(comparison: Comparison, writer: Callable[[Comparison, Path], None], option: str, suffix: str) -> str:
-    spare = Path(tempfile.gettempdir()) / f"cpsolve-{option.lstrip('-')}-{os.getpid()}{suffix}"
+    try:
+        folder = temporary_folder()
+    except InputError as error:
+        return f"no fallback either: {error}"
+    spare = Path(folder) / f"cpsolve-{option.lstrip('-')}-{os.getpid()}{suffix}"
     try:
         writer(comparison, spare)
     except OSError as error:
