@@ -1,6 +1,6 @@
 """The temporary folder: where cpsolve and the programs it runs keep their scratch files.
 
-Python's :mod:`tempfile` passes over a ``TMPDIR`` it cannot use and quietly takes ``/tmp``; the
+Python's ``tempfile`` module passes over a ``TMPDIR`` it cannot use and quietly takes ``/tmp``; the
 programs cpsolve runs do not (MiniZinc fails, deep in its own run). So a ``TMPDIR`` that is set
 but is not a writable folder is refused at once, as the environment's fault, with one line that
 names it, wherever cpsolve needs the folder: the MiniZinc backend, the spooled CSV report, a
@@ -26,7 +26,7 @@ def temporary_folder() -> str:
     """The folder for temporary files, once it is known to be usable.
 
     Returns:
-        :func:`tempfile.gettempdir`: ``TMPDIR`` when it is set (and usable), else the system's.
+        ``tempfile.gettempdir()``: ``TMPDIR`` when it is set (and usable), else the system's.
 
     Raises:
         InputError: ``TMPDIR`` is set and is not a writable folder, or no temporary folder is usable at all.
