@@ -476,7 +476,7 @@ def test_a_low_soft_limit_on_open_files_is_raised_to_start_the_cluster(tmp_path)
 
 
 def test_any_other_failure_to_start_a_cluster_is_one_line(runner, monkeypatch):
-    import distributed
+    import dask.distributed
 
     def fails(*args, **kwargs):
         try:
@@ -484,7 +484,7 @@ def test_any_other_failure_to_start_a_cluster_is_one_line(runner, monkeypatch):
         except OSError as error:
             raise RuntimeError("Nanny failed to start.") from error
 
-    monkeypatch.setattr(distributed, "LocalCluster", fails)
+    monkeypatch.setattr(dask.distributed, "LocalCluster", fails)  # the name the executor imports
     result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2", "--quiet"])
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == ("cpsolve: the local Dask cluster of 2 workers could not start (Too many open files); "
