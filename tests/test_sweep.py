@@ -554,3 +554,17 @@ def test_an_unusable_tmpdir_is_one_line_naming_it(runner, tmp_path, monkeypatch,
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == f"cpsolve: TMPDIR={tmpdir} {reason}: set TMPDIR to a writable folder, or unset it\n"
     assert list(out.iterdir()) == []  # no store, no report left behind
+
+
+def test_a_greedy_sweep_on_a_pool_resumes_from_its_store(runner, tmp_path):
+    """Found by the fuzz: the pool drew the tasks in a thread of its own, where reading the store (resume) failed, and
+    the store was called damaged."""
+    store, report = tmp_path / "s.db", tmp_path / "r.json"
+    common = ["compare", "--rows", "1-5", "--cols", "1-5", "--backends", "greedy", "--jobs", "2", "--store", str(store),
+              "--quiet"]
+    first = runner.invoke(app, [*common[:2], "1-3", *common[3:]])
+    assert first.exit_code == 0, first.stderr
+    again = runner.invoke(app, [*common, "--resume", "--json", str(report)])
+    assert again.exit_code == 0, again.stderr
+    data = json.loads(report.read_text())
+    assert data["cases"] == len(CASES_1_5) and data["resumed"] == sum(r * c for r in range(1, 4) for c in range(1, 6))

@@ -162,10 +162,37 @@ class PoolExecutor(Executor):
         self._pool: Pool | None = context.Pool(workers)
 
     def run(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[tuple[int, Any]]:
-        if self._pool is None:
+        import queue
+
+        pool = self._pool
+        if pool is None:
             raise InternalError("a closed executor was given tasks")
-        work = ((index, function, args) for index, args in enumerate(tasks))
-        yield from self._pool.imap_unordered(_indexed_call, work)
+        # The tasks are drawn here, in the caller's thread, a window at a time: drawing one may read the
+        # store (a resumed sweep), whose SQLite connection belongs to this thread. (imap_unordered drew
+        # them in the pool's own thread, and a resumed sweep called its store damaged.)
+        pending = enumerate(tasks)
+        finished: queue.SimpleQueue = queue.SimpleQueue()
+        running = 0
+
+        def submit(count: int) -> None:
+            nonlocal running
+            for index, args in itertools.islice(pending, count):
+                pool.apply_async(
+                    _indexed_call, ((index, function, args),), callback=finished.put, error_callback=finished.put
+                )
+                running += 1
+
+        submit(max(8, 3 * self.workers))
+        while running:
+            try:
+                outcome = finished.get(timeout=0.2)  # a timeout, so a Ctrl-C held for the sweep gets through
+            except queue.Empty:
+                continue
+            running -= 1
+            if isinstance(outcome, BaseException):
+                raise outcome
+            submit(1)
+            yield outcome
 
     def close(self) -> None:
         if self._pool is not None:
