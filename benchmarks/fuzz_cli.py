@@ -31,11 +31,10 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=None, help="run only the properties whose label holds a word")
     args = parser.parse_args()
 
+    import test_fuzz_cli as fuzz
     from hypothesis import HealthCheck, given, seed, settings
     from hypothesis import strategies as st
     from typer.testing import CliRunner
-
-    import test_fuzz_cli as fuzz
 
     runner = CliRunner()
     endings: Counter = Counter()
@@ -90,7 +89,7 @@ def main() -> int:
         options = settings(max_examples=examples, deadline=None, database=None,
                            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
-        def make(label=label, check=check):
+        def make(label=label, check=check, strategy=strategy, options=options):
             @seed(args.seed)
             @options
             @given(case=strategy)

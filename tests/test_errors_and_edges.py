@@ -301,7 +301,8 @@ def test_a_store_spec_nested_deep_is_damaged(runner, tmp_path):
     import sqlite3
 
     store = tmp_path / "S.db"
-    assert runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--store", str(store), "--quiet"]).exit_code == 0
+    swept = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--store", str(store), "--quiet"])
+    assert swept.exit_code == 0
     with sqlite3.connect(store) as db:
         db.execute("UPDATE sweeps SET spec = ?", ('{"rows": ' + "[" * 2000 + "]" * 2000 + "}",))
     result = runner.invoke(app, ["report", str(store)])

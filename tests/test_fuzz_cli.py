@@ -19,8 +19,8 @@ processes, so they take fewer examples (``PROCESS_EXAMPLES``).
 from __future__ import annotations
 
 import os
-import time
 import re
+import time
 from pathlib import Path
 
 import pytest

@@ -18,8 +18,8 @@ def _one_line(result) -> bool:
 def store(runner, tmp_path):
     """A finished store of a small sweep, and its bytes."""
     path = tmp_path / "S.db"
-    result = runner.invoke(app, ["compare", "--rows", "2-3", "--cols", "2", "--backends", "greedy", "--store", str(path),
-                                 "--quiet"])
+    result = runner.invoke(app, ["compare", "--rows", "2-3", "--cols", "2", "--backends", "greedy", "--store",
+                                 str(path), "--quiet"])
     assert result.exit_code == 0, result.stderr
     return path, path.read_bytes()
 
