@@ -24,8 +24,8 @@ class BuildPyWithModels(build_py):
             shutil.copyfile(model, target / model.name)
 
 
-# the C loops' shared headers: a change to one rebuilds both extensions
-HEADERS = ["cpsolve/_buffers.h", "cpsolve/_casual_rules.h", "cpsolve/_cell_states.h"]
+# the C loops' shared headers: a change to one rebuilds the extensions that include it
+HEADERS = ["cpsolve/_buffers.h", "cpsolve/_casual_rules.h", "cpsolve/_cell_states.h", "cpsolve/deduce/_backbone.h"]
 
 setup(
     cmdclass={"build_py": BuildPyWithModels},
@@ -33,6 +33,6 @@ setup(
         Extension("cpsolve._casual_engine", ["cpsolve/_casual_engine.c"], depends=HEADERS, optional=True),
         Extension("cpsolve._play_engine", ["cpsolve/_play_engine.c"], depends=HEADERS, optional=True),
         Extension("cpsolve._flood", ["cpsolve/_flood.c"], optional=True),
-        Extension("cpsolve._best_engine", ["cpsolve/_best_engine.c"], depends=["cpsolve/_buffers.h", "cpsolve/_cell_states.h"], optional=True),
+        Extension("cpsolve.deduce._engine", ["cpsolve/deduce/_engine.c"], depends=HEADERS, optional=True),
     ],
 )

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from bruteforce import casual_oracle  # noqa: E402
 
-from cpsolve.casual import CasualBoard, solve_casual  # noqa: E402
+from cpsolve.play.casual import Board, solve_casual  # noqa: E402
 
 
 def random_rows(size: int, density: float, seed: int) -> list[str]:
@@ -55,7 +55,7 @@ def main() -> None:
         seconds, peak, output = time_cli(random_rows(size, 0.15, seed=size))
         print(f"{f'{size}x{size}':28s} {seconds:6.2f} s  peak {peak:6.0f} MiB  answer {output}")
     rows = random_rows(60, 0.15, seed=60)
-    board = CasualBoard.from_rows(rows)
+    board = Board.from_rows(rows, mine_chars="M*")
     started = time.perf_counter()
     fast = solve_casual(board).covered
     engine = time.perf_counter() - started

@@ -17,8 +17,9 @@ import time
 
 from cpsolve.deduce import count as count_module
 from cpsolve.deduce.count import count_component
-from cpsolve.deduce.search import enumerate_component
 from cpsolve.deduce.position import Position, reduce_position
+from cpsolve.deduce.search import enumerate_component
+from cpsolve.errors import TimeLimitError
 
 
 def random_position(size: int, rng: random.Random) -> Position:
@@ -80,7 +81,7 @@ def main() -> None:
             try:
                 enumerate_component(component, by_mines=False, deadline=started + options.cap)
                 cp_seconds = f"{time.perf_counter() - started:9.3f}"
-            except count_module.DeadlineReached:
+            except TimeLimitError:
                 cp_seconds = f">{options.cap:8.0f}"
             print(f"{size:4d} {len(component.cells):5d} {states} {solutions} {dp_seconds} {cp_seconds}")
 

@@ -17,9 +17,9 @@ import time
 
 import numpy as np
 
-from cpsolve.casual import CasualBoard
 from cpsolve.generate import GameSettings, generate_boards
 from cpsolve.play import play_from
+from cpsolve.play.casual import Board
 
 ROWS, COLS, MINES = 16, 30, 99
 
@@ -44,7 +44,7 @@ def main() -> None:
     boards = [ms.laymine_solvable(ROWS, COLS, MINES, click[0], click[1])[0] for _ in range(args.boards)]
     ms_seconds = (time.perf_counter() - began) / args.boards
     rows.append(("ms-toollib laymine_solvable", args.boards, None, ms_seconds))
-    agree = sum(play_from(CasualBoard(np.array(b) == -1, np.ones((ROWS, COLS), bool)), click, "perfect", False).won
+    agree = sum(play_from(Board(np.array(b) == -1, None, np.ones((ROWS, COLS), bool)), click, "perfect", False).won
                 for b in boards)
     print(f"ms-toollib boards won by cpsolve perfect --no-total: {agree}/{len(boards)}")
     for player, total in (("perfect", False), ("perfect", True), ("subset", True), ("casual", True)):

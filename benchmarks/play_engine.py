@@ -22,18 +22,18 @@ import time
 
 import numpy as np
 
-from cpsolve.casual import CasualBoard
 from cpsolve.generate import GameSettings, draw_board
+from cpsolve.play.casual import Board
 from cpsolve.play.game import SEARCH_BUDGET, Game, compiled_players_built
 
 SIZES = [("beginner", 9, 9, 10), ("intermediate", 16, 16, 40), ("expert", 16, 30, 99), ("100x100", 100, 100, 1600)]
 BUDGETS = [10, 100, 1_000, 10_000]
 
 
-def boards(rows: int, cols: int, mines: int, games: int, seed: int) -> list[CasualBoard]:
+def boards(rows: int, cols: int, mines: int, games: int, seed: int) -> list[Board]:
     settings = GameSettings(rows, cols, mines, seed=seed)
     drawn = [draw_board(settings, np.random.default_rng([seed, k])) for k in range(games)]
-    return [CasualBoard(m, np.ones(m.shape, dtype=bool)) for m in drawn]
+    return [Board(m, None, np.ones(m.shape, dtype=bool)) for m in drawn]
 
 
 def timed(board_list, click, player, use_total, **options):
@@ -61,7 +61,7 @@ def lattice_game(rows: int, cols: int, density: float, seed: int, **options) -> 
     clue = np.zeros((rows, cols), dtype=bool)
     clue[::2, ::2] = True
     mines = (rng.random((rows, cols)) < density) & ~clue
-    game = Game(CasualBoard(mines, np.ones_like(mines)), "perfect", False, **options)
+    game = Game(Board(mines, None, np.ones_like(mines)), "perfect", False, **options)
     return game, [(int(r), int(c)) for r, c in np.argwhere(clue)]
 
 

@@ -1,26 +1,69 @@
 """cpsolve: constraint programming for Minesweeper construction and play.
 
-Modules:
-    errors:  the error types, each carrying its exit code.
-    outcome: the one ``Status`` of every answer, and the ``Record`` sweeps and reports share.
-    symbols: the characters boards and templates are drawn with.
-    board:   the ``Board`` type (mines, present cells, click) and its text form.
-    grid:    the king cell graph (networkx) and the compact neighbour tables derived from it.
-    reveal:  flood-fill reveal from a click and the one-click judge every printed board goes through.
-    formats: the file formats, each reader beside its writer.
-    layout:  the one-click layout backends (greedy, CP-SAT, MiniZinc) behind one registry.
-    casual:  the casual player's rules engine and the minimum over first clicks.
-    deduce:  a revealed position (or clue puzzle) as constraints: solution, exact count, backbone, probabilities.
-    play:    the players (casual, subset, perfect on deduce) and the fewest cells left covered over first clicks.
-    generate: no-guess boards for a player (uniform, by rejection), 3BV and openings, random games.
-    sweep:   sweeps as tasks (in this process, a local Dask cluster or a remote one), the SQLite
-             results store with resume, and the reports (JSON, CSV, plot) rebuilt from it.
-    cli:     the ``cpsolve`` command line (typer), one module per command.
+The main functions by name, each loaded on first use (numpy, networkx and OR-Tools are imported
+by the modules that need them, so ``import cpsolve`` and ``cpsolve --help`` stay cheap):
 
-Heavy modules (numpy, networkx, ortools, dask) are imported by the modules that need them, not here,
-so ``import cpsolve`` and ``cpsolve --help`` stay cheap.
+- One-click layouts: :func:`~cpsolve.layout.solve` a :class:`~cpsolve.layout.LayoutProblem`
+  (``backend="greedy"``, ``"cp"`` or ``"minizinc"``, with :class:`~cpsolve.layout.SolveOptions`);
+  every board it returns passed :func:`~cpsolve.reveal.judge`.
+- The casual player: :func:`~cpsolve.play.casual.solve_casual` on a :class:`~cpsolve.board.Board`.
+- Positions and clue puzzles: :func:`~cpsolve.deduce.analysis.analyse` a
+  :class:`~cpsolve.deduce.position.Position` (a solution or proof of none, the exact count, the
+  certain cells, the chances); :func:`~cpsolve.play.best.advise` is the hint, the best player's move.
+- Players: :func:`~cpsolve.play.game.best_first_click` and :func:`~cpsolve.play.game.play_from`
+  (casual, subset, perfect), :func:`~cpsolve.play.best_games.play_best` (the guessing player's game).
+- Boards: :func:`~cpsolve.generate.generate_boards` (no-guess boards for a player, under
+  :class:`~cpsolve.generate.GameSettings`), :func:`~cpsolve.generate.openings_and_3bv` and
+  :func:`~cpsolve.generate.play_game` (one random game, for win-rate statistics).
+
+Example:
+    >>> import cpsolve
+    >>> result = cpsolve.solve(cpsolve.LayoutProblem(3, 3, 1), backend="greedy")
+    >>> result.board.to_rows()
+    ['c..', '...', '..*']
+    >>> position = cpsolve.Position(1, 3, {(0, 0): 1}, frozenset(), frozenset({(0, 1), (0, 2)}), total=1)
+    >>> sorted(cpsolve.analyse(position, backbone=True).surely_safe)
+    [(0, 2)]
+
+Packages:
+    layout:  the one-click backends (greedy, CP-SAT, MiniZinc) behind one registry.
+    deduce:  the deduction engine: every question about a position, fast (C) and exact (Python).
+    play:    the game core and the players on it: casual, subset, perfect, best.
+    generate: dealing boards, no-guess generation, board statistics and random games.
+    formats: the file formats, each reader beside its writer.
+    sweep:   sweeps on Dask with a SQLite store, and their reports.
+    game:    the terminal game (Textual).
+    cli:     the ``cpsolve`` command line (typer).
 """
 
-__all__ = ["__version__"]
+from cpsolve.lazy import loader
 
 __version__ = "0.1.0"
+
+#: Each public name and the module that defines it.
+_NAMES = {
+    "solve": "cpsolve.layout",
+    "LayoutProblem": "cpsolve.layout",
+    "SolveOptions": "cpsolve.layout",
+    "judge": "cpsolve.reveal",
+    "Board": "cpsolve.board",
+    "solve_casual": "cpsolve.play.casual",
+    "Position": "cpsolve.deduce",
+    "analyse": "cpsolve.deduce",
+    "advise": "cpsolve.play.best",
+    "best_first_click": "cpsolve.play.game",
+    "play_from": "cpsolve.play.game",
+    "play_best": "cpsolve.play.best_games",
+    "GameSettings": "cpsolve.generate",
+    "generate_boards": "cpsolve.generate",
+    "openings_and_3bv": "cpsolve.generate",
+    "play_game": "cpsolve.generate",
+}
+
+__all__ = ["__version__", *_NAMES]
+
+__getattr__ = loader(__name__, _NAMES)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -6,17 +6,9 @@
  * Python modules cpsolve/play/subset.py and cpsolve/play/perfect.py define the same players and
  * are the reference the tests compare this file with.
  *
- * The backbone search uses what the game knows and the player does not: the true mines. They
- * are one placement consistent with every revealed number, so each frontier cell's true value is
- * possible, and a cell is in the backbone exactly when no consistent placement gives it the
- * other value. For each cell not yet seen with its other value, a depth-first search with unit
- * propagation looks for a placement of the component that flips it, trying the true values
- * first and choosing cells in breadth-first order from the flipped one, so a refutation stays
- * local; it stops as soon as the true values of the cells left complete the placement, so a flip
- * absorbed nearby costs a few nodes however large the component. Each placement found marks
- * every cell it flips, so most cells need no search of their own. A cell whose search fails is
- * proven and fixed for the rest of the component, with what it forces. The answer depends only
- * on the revealed numbers; the mines only steer the search.
+ * The backbone is the deduction routine of deduce/_backbone.h, steered by what the game knows and the
+ * player does not: the true mines, one placement consistent with every revealed number. The answer
+ * depends only on the revealed numbers (that header says why); the mines only order the search.
  *
  * Each search has a node budget. When one runs out, advance() stops before applying that step
  * and says so; the caller continues from the state with the Python players, which are exact
@@ -33,8 +25,9 @@
 
 #include "_buffers.h"
 #include "_casual_rules.h"
+#include "deduce/_backbone.h"
 
-enum { DONE = 0, OUT_OF_BUDGET = 1, UNSOUND = 2, NO_MEMORY = 3 };
+enum { DONE = BACKBONE_DONE, OUT_OF_BUDGET = BACKBONE_OUT_OF_BUDGET, UNSOUND = BACKBONE_UNSOUND, NO_MEMORY = BACKBONE_NO_MEMORY };
 enum { LISTED = 1, TOUCHED = 2 };
 
 typedef struct {
@@ -183,152 +176,10 @@ static void subset_pass(Engine *e)
     }
 }
 
-/* ---- the backbone of the frontier, one component at a time -------------------------------- */
+static void note_backbone(void *context, int64_t cell, int is_mine) { note((Engine *)context, cell, is_mine); }
 
-typedef struct {
-    int nclues, nvars;
-    int *need, *clue_vars, *var_clues; /* 8 slots per clue and per variable */
-    uint8_t *clue_size, *var_size, *truth, *flipped;
-    int8_t *value;                     /* -1 unassigned */
-    int *sum, *open;                   /* per clue: mines assigned, cells unassigned */
-    int *dev, nbad;                    /* per clue: sum of value - truth when assigned; clues with dev != 0 */
-    int *trail, ntrail, *stack, top;   /* assignments in order; clues to propagate */
-    int *order, *seen, stamp;          /* breadth-first order from a search's cell */
-    int *decision, *decision_pos, *decision_trail; uint8_t *decision_second;
-    long long nodes, budget;
-} Frontier;
-
-static void deviate(Frontier *f, int c, int by)
-{
-    int was = f->dev[c] != 0;
-    f->dev[c] += by;
-    f->nbad += (f->dev[c] != 0) - was;
-}
-
-static int assign(Frontier *f, int v, int x)
-{
-    int ok = 1;
-    f->value[v] = (int8_t)x;
-    f->trail[f->ntrail++] = v;
-    for (int j = 0; j < f->var_size[v]; j++) {
-        int c = f->var_clues[8 * v + j];
-        f->open[c]--;
-        f->sum[c] += x;
-        deviate(f, c, x - f->truth[v]);
-        if (f->sum[c] > f->need[c] || f->sum[c] + f->open[c] < f->need[c]) ok = 0;
-        else if (f->open[c] > 0 && (f->sum[c] == f->need[c] || f->sum[c] + f->open[c] == f->need[c]))
-            f->stack[f->top++] = c;
-    }
-    return ok;
-}
-
-static void undo(Frontier *f, int to)
-{
-    while (f->ntrail > to) {
-        int v = f->trail[--f->ntrail], x = f->value[v];
-        for (int j = 0; j < f->var_size[v]; j++) {
-            int c = f->var_clues[8 * v + j];
-            f->open[c]++;
-            f->sum[c] -= x;
-            deviate(f, c, f->truth[v] - x);
-        }
-        f->value[v] = -1;
-    }
-}
-
-/* Unit propagation: a clue with all its mines placed clears the rest; one short of cells mines them. */
-static int propagate(Frontier *f)
-{
-    while (f->top > 0) {
-        int c = f->stack[--f->top];
-        if (f->open[c] == 0) continue;
-        int x = f->sum[c] == f->need[c] ? 0 : f->sum[c] + f->open[c] == f->need[c] ? 1 : -1;
-        if (x < 0) continue;
-        for (int j = 0; j < f->clue_size[c]; j++) {
-            int u = f->clue_vars[8 * c + j];
-            if (f->value[u] < 0 && !assign(f, u, x)) {
-                f->top = 0;
-                return 0;
-            }
-        }
-    }
-    return 1;
-}
-
-static int try_value(Frontier *f, int v, int x)
-{
-    if (assign(f, v, x)) return propagate(f);
-    f->top = 0;
-    return 0;
-}
-
-/* Is there a placement with cell t's value flipped? 1 yes (its flips are marked), 0 no, -1 budget spent.
- * Stops as soon as the true values of the unassigned cells complete the partial assignment (no clue
- * deviates from the truth), so a flip absorbed nearby costs a few nodes however large the component.
- * The breadth-first order from t is built only as far as the search reaches. */
-static int flip_search(Frontier *f, int t)
-{
-    int base = f->ntrail, depth = 0, pos = 0, head = 0, tail = 0;
-    if (!try_value(f, t, 1 - f->truth[t])) { undo(f, base); return 0; }
-    f->nodes = 0;
-    f->stamp++;
-    f->order[tail++] = t;
-    f->seen[t] = f->stamp;
-    for (;;) {
-        /* A placement: the truth completes the partial one (no clue deviates), or every cell of the
-         * component is assigned and propagation has checked every clue. */
-        int placed = f->nbad == 0;
-        if (!placed) {
-            for (;;) { /* the next unassigned cell in breadth-first order, reaching further when needed */
-                while (pos < tail && f->value[f->order[pos]] >= 0) pos++;
-                if (pos < tail || head == tail) break;
-                int v = f->order[head++];
-                for (int j = 0; j < f->var_size[v]; j++) {
-                    int c = f->var_clues[8 * v + j];
-                    for (int i = 0; i < f->clue_size[c]; i++) {
-                        int u = f->clue_vars[8 * c + i];
-                        if (f->seen[u] != f->stamp) { f->seen[u] = f->stamp; f->order[tail++] = u; }
-                    }
-                }
-            }
-            placed = pos == tail;
-        }
-        if (placed) {
-            for (int i = base; i < f->ntrail; i++) {
-                int u = f->trail[i];
-                if (f->value[u] != f->truth[u]) f->flipped[u] = 1;
-            }
-            undo(f, base);
-            return 1;
-        }
-        if (++f->nodes > f->budget) { undo(f, base); return -1; }
-        int v = f->order[pos];
-        f->decision[depth] = v;
-        f->decision_pos[depth] = pos;
-        f->decision_trail[depth] = f->ntrail;
-        f->decision_second[depth] = 0;
-        depth++;
-        if (try_value(f, v, f->truth[v])) { pos++; continue; }
-        for (;;) { /* backtrack to the last decision with a value left */
-            if (depth == 0) { undo(f, base); return 0; }
-            int d = depth - 1;
-            undo(f, f->decision_trail[d]);
-            if (f->decision_second[d]) { depth--; continue; }
-            f->decision_second[d] = 1;
-            if (try_value(f, f->decision[d], 1 - f->truth[f->decision[d]])) { pos = f->decision_pos[d] + 1; break; }
-        }
-    }
-}
-
-static void *grab(size_t count, size_t size, int *failed)
-{
-    void *p = calloc(count ? count : 1, size);
-    if (!p) *failed = 1;
-    return p;
-}
-
-/* Find the frontier's backbone and list it, counting the step when there is a frontier.
- * Returns 0, or OUT_OF_BUDGET, NO_MEMORY, UNSOUND. */
+/* Find the frontier's backbone (deduce/_backbone.h, steered by the true mines) and list it, counting the
+ * step when there is a frontier. Returns 0, or OUT_OF_BUDGET, NO_MEMORY, UNSOUND. */
 static int perfect_step(Engine *e, Py_ssize_t *steps)
 {
     ptrdiff_t kept = 0;
@@ -340,95 +191,7 @@ static int perfect_step(Engine *e, Py_ssize_t *steps)
     e->nfront = kept;
     if (kept == 0) return 0;
     ++*steps;
-    int nclues = (int)kept, most = 8 * nclues, failed = 0, status = 0;
-    Frontier f = {0};
-    f.budget = e->budget;
-    f.need = grab(nclues, sizeof(int), &failed);
-    f.clue_vars = grab(8 * (size_t)nclues, sizeof(int), &failed);
-    f.clue_size = grab(nclues, 1, &failed);
-    f.sum = grab(nclues, sizeof(int), &failed);
-    f.open = grab(nclues, sizeof(int), &failed);
-    f.dev = grab(nclues, sizeof(int), &failed);
-    f.stack = grab(8 * (size_t)most + 8, sizeof(int), &failed);
-    f.var_clues = grab(8 * (size_t)most, sizeof(int), &failed);
-    f.var_size = grab(most, 1, &failed);
-    f.truth = grab(most, 1, &failed);
-    f.flipped = grab(most, 1, &failed);
-    f.value = grab(most, 1, &failed);
-    f.trail = grab(most, sizeof(int), &failed);
-    f.order = grab(most, sizeof(int), &failed);
-    f.seen = grab(most, sizeof(int), &failed);
-    f.decision = grab(most, sizeof(int), &failed);
-    f.decision_pos = grab(most, sizeof(int), &failed);
-    f.decision_trail = grab(most, sizeof(int), &failed);
-    f.decision_second = grab(most, 1, &failed);
-    int *component = grab(most, sizeof(int), &failed);
-    int64_t *var_cell = grab(most, sizeof(int64_t), &failed);
-    int *in_component = grab(most, sizeof(int), &failed);
-    if (failed) { status = NO_MEMORY; goto done; }
-
-    for (int c = 0; c < nclues; c++) {
-        int64_t a = e->front[c], covered[8];
-        int need, n = covered_around(e, a, covered, &need);
-        f.need[c] = need;
-        f.clue_size[c] = (uint8_t)n;
-        f.open[c] = n;
-        for (int j = 0; j < n; j++) {
-            int v = e->var_of[covered[j]] - 1;
-            if (v < 0) {
-                v = f.nvars++;
-                e->var_of[covered[j]] = v + 1;
-                var_cell[v] = covered[j];
-                f.truth[v] = e->mine[covered[j]] ? 1 : 0;
-            }
-            f.clue_vars[8 * c + j] = v;
-            f.var_clues[8 * v + f.var_size[v]++] = c;
-        }
-    }
-    f.nclues = nclues;
-    memset(f.value, 0xff, (size_t)f.nvars);
-    for (int v = 0; v < f.nvars; v++) in_component[v] = -1;
-
-    for (int root = 0; root < f.nvars && !status; root++) {
-        if (in_component[root] >= 0) continue;
-        /* the component of root, through shared clues */
-        int n = 0, head = 0;
-        component[n++] = root;
-        in_component[root] = root;
-        while (head < n) {
-            int v = component[head++];
-            for (int j = 0; j < f.var_size[v]; j++) {
-                int c = f.var_clues[8 * v + j];
-                for (int i = 0; i < f.clue_size[c]; i++) {
-                    int u = f.clue_vars[8 * c + i];
-                    if (in_component[u] < 0) { in_component[u] = root; component[n++] = u; }
-                }
-            }
-        }
-        for (int i = 0; i < n && !status; i++) {
-            int t = component[i];
-            if (f.flipped[t] || f.value[t] >= 0) continue;
-            int found = flip_search(&f, t);
-            if (found < 0) status = OUT_OF_BUDGET;
-            else if (found == 0 && !try_value(&f, t, f.truth[t])) status = UNSOUND; /* the mines are a placement */
-        }
-        for (int i = 0; i < n && !status; i++) { /* what stays assigned is proven: t and what it forces */
-            int v = component[i];
-            if (f.value[v] >= 0) note(e, var_cell[v], f.value[v]);
-        }
-    }
-done:
-    for (int v = 0; v < f.nvars; v++) e->var_of[var_cell[v]] = 0;
-    if (status) { /* nothing of an unfinished step is applied */
-        for (ptrdiff_t i = 0; i < e->nsafe; i++) e->mark[e->safe[i]] &= ~LISTED;
-        for (ptrdiff_t i = 0; i < e->nmines; i++) e->mark[e->mines[i]] &= ~LISTED;
-        e->nsafe = e->nmines = 0;
-    }
-    free(f.need); free(f.clue_vars); free(f.clue_size); free(f.sum); free(f.open); free(f.dev); free(f.stack);
-    free(f.var_clues); free(f.var_size); free(f.truth); free(f.flipped); free(f.value); free(f.trail);
-    free(f.order); free(f.seen); free(f.decision); free(f.decision_pos); free(f.decision_trail);
-    free(f.decision_second); free(component); free(var_cell); free(in_component);
-    return status;
+    return frontier_backbone(e->state, e->number, e->mine, e->off, e->front, kept, e->var_of, e->budget, note_backbone, e);
 }
 
 /* Play from the state (and first click `start`, or -1) until the player at `level` is stuck. */
@@ -518,15 +281,71 @@ static PyObject *advance_py(PyObject *self, PyObject *args)
     return result;
 }
 
+/* cascade(state, number, offsets, cell, cleared_out) -> cleared
+ *
+ * A reveal's cascade: clear the covered cell `cell` and, while a cleared cell shows 0, its covered
+ * neighbours (flagged cells are left alone). cleared_out (int64, a slot per cell) gets the cells
+ * cleared, in order; the count is returned. The caller has checked that `cell` holds no mine. */
+static PyObject *cascade_py(PyObject *self, PyObject *args)
+{
+    PyObject *objects[4];
+    Py_ssize_t cell;
+    if (!PyArg_ParseTuple(args, "OOOnO", &objects[0], &objects[1], &objects[2], &cell, &objects[3])) return NULL;
+    static const int writable[4] = {1, 0, 0, 1};
+    static const Py_ssize_t itemsize[4] = {1, 1, 8, 8};
+    static const char *names[4] = {"state", "number", "offsets", "cleared_out"};
+    Py_buffer views[4];
+    int got = 0;
+    for (; got < 4; got++)
+        if (get_buffer(objects[got], &views[got], writable[got], itemsize[got], names[got]) < 0) break;
+    PyObject *result = NULL;
+    if (got == 4) {
+        Py_ssize_t size = views[0].len;
+        uint8_t *st = views[0].buf;
+        const uint8_t *num = views[1].buf;
+        const int64_t *off = views[2].buf;
+        int64_t *cleared = views[3].buf;
+        const char *error = views[2].len != 64 ? "offsets must be eight int64" : NULL;
+        if (!error && (views[1].len < size || views[3].len < 8 * size)) error = "number and cleared_out must have a slot per cell";
+        if (!error) error = layout_error(st, size, off, NULL);
+        if (!error && (cell < 0 || cell >= size || st[cell] != COVERED)) error = "the cell is not covered";
+        if (error) {
+            PyErr_Format(PyExc_ValueError, "cascade: %s", error);
+        } else {
+            /* cleared_out doubles as the stack: the cells to spread from are a suffix of it */
+            Py_ssize_t count = 0, next = 0;
+            st[cell] = CLEARED;
+            cleared[count++] = cell;
+            while (next < count) {
+                int64_t c = cleared[next++];
+                if (num[c]) continue;
+                for (int k = 0; k < 8; k++) {
+                    int64_t o = c + off[k];
+                    if (st[o] != COVERED) continue;
+                    st[o] = CLEARED;
+                    cleared[count++] = o;
+                }
+            }
+            result = PyLong_FromSsize_t(count);
+        }
+    }
+    for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"advance", advance_py, METH_VARARGS,
      "advance(state, number, mine, offsets, start, level, budget) -> (status, cleared, deductions)\n\n"
      "Play from state (clearing start first unless it is -1) until the player is stuck; level 0 casual,\n"
      "1 subset, 2 perfect without the total. status 0 done, 1 a search ran out of budget (the state is\n"
      "sound but the step unfinished), 2 a rule cleared a mine or flagged a safe cell (a bug)."},
+    {"cascade", cascade_py, METH_VARARGS,
+     "cascade(state, number, offsets, cell, cleared_out) -> cleared\n\n"
+     "A reveal: clear cell and, from each cleared 0, its covered neighbours (flags stay); the cells\n"
+     "cleared go to cleared_out in order."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_play_engine", "The subset and perfect players in C.", -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_play_engine", "The game core's cascade, and the subset and perfect players, in C.", -1, methods};
 
 PyMODINIT_FUNC PyInit__play_engine(void) { return PyModule_Create(&module); }

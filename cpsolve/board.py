@@ -48,6 +48,11 @@ class Board:
         """The number of mines on the board."""
         return int(np.count_nonzero(self.mines))
 
+    @property
+    def safe_count(self) -> int:
+        """The number of safe cells (existing cells without a mine)."""
+        return int(np.count_nonzero(self.present_mask & ~self.mines))
+
     def to_rows(self) -> list[str]:
         """The board as text rows: ``*`` mine, ``.`` safe, ``c`` click, ``#`` no cell."""
         grid = np.where(self.mines, MINE, SAFE).astype("<U1")
@@ -58,24 +63,31 @@ class Board:
         return ["".join(row) for row in grid]
 
     @classmethod
-    def from_rows(cls, rows: list[str]) -> Board:
+    def from_rows(cls, rows: list[str], mine_chars: str = MINE) -> Board:
         """Build a board from text rows; every row must have the same length.
 
-        Characters other than ``* . c #`` raise ValueError, as does a ragged board. More than
-        one ``c`` is kept as the first one here; the judge counts clicks from the text.
+        Args:
+            rows: The rows: a mine character, ``.`` safe, ``c`` the click, ``#`` no cell.
+            mine_chars: The characters that mean a mine: ``*`` by default; the players' boards
+                also take the contest's ``M`` (``"M*"``).
+
+        Characters other than these raise ValueError, as does a ragged board. More than one
+        ``c`` is kept as the first one here; the judge counts clicks from the text.
         """
         if not rows:
             raise ValueError("empty board")
         width = len(rows[0])
         if any(len(row) != width for row in rows):
             raise ValueError("rows of different lengths")
-        grid = np.array([list(row) for row in rows], dtype="<U1").reshape(len(rows), width)
-        unknown = set(np.unique(grid)) - {MINE, SAFE, CLICK, HOLE}
-        if unknown:
-            from cpsolve.formats.values import describe_char
+        allowed = set(mine_chars + SAFE + CLICK + HOLE)
+        for row in rows:
+            if not allowed.issuperset(row):
+                from cpsolve.formats.values import describe_char
 
-            raise ValueError(f"unexpected character {describe_char(str(sorted(unknown)[0]))}")  # not np.str_('x')
-        clicks = np.argwhere(grid == CLICK)
+                raise ValueError(f"unexpected character {describe_char(min(set(row) - allowed))}")
+        codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(len(rows), width)
+        mines = np.isin(codes, np.frombuffer(mine_chars.encode("ascii"), dtype=np.uint8))
+        clicks = np.argwhere(codes == ord(CLICK))
         click = (int(clicks[0][0]), int(clicks[0][1])) if len(clicks) else None
-        holes = grid == HOLE
-        return cls(mines=grid == MINE, click=click, present=~holes if holes.any() else None)
+        holes = codes == ord(HOLE)
+        return cls(mines=mines, click=click, present=~holes if holes.any() else None)

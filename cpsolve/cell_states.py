@@ -1,6 +1,6 @@
 """The four states a cell has in a game in progress, as the flat arrays and the C loops hold them.
 
-One definition for the casual engine (:mod:`cpsolve.casual`), the players (:mod:`cpsolve.play`)
+One definition for the casual engine (:mod:`cpsolve.play.casual`), the players (:mod:`cpsolve.play`)
 and the C extensions, whose enums use the same numbers (``_casual_rules.h``, ``_play_engine.c``).
 
 Example:

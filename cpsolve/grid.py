@@ -128,6 +128,15 @@ class PaddedGrid:
         row, col = divmod(index, self.stride)
         return row - 1, col - 1
 
+    def inner(self, flat: np.ndarray) -> np.ndarray:
+        """The rows x cols view of a flat padded array (its border left out)."""
+        return flat.reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
+
+    def cells(self, indices: np.ndarray) -> list[Cell]:
+        """The (row, col) of each flat index (a numpy array of them), in order."""
+        rows, cols = divmod(indices, self.stride)
+        return list(zip((rows - 1).tolist(), (cols - 1).tolist(), strict=True))
+
     def pad(self, values: np.ndarray, fill: int = 0) -> np.ndarray:
         """A flat copy of a rows x cols array with a border of `fill`."""
         import numpy as np

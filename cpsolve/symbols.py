@@ -5,7 +5,7 @@ Example:
     '*.c#?'
 """
 
-__all__ = ["MINE", "CONTEST_MINE", "SAFE", "CLICK", "HOLE", "EITHER", "TEMPLATE_CHARS"]
+__all__ = ["MINE", "CONTEST_MINE", "SAFE", "CLICK", "HOLE", "EITHER", "TEMPLATE_CHARS", "CERTAIN_SAFE", "CERTAIN_MINE"]
 
 #: A cell holding a mine.
 MINE = "*"
@@ -21,3 +21,7 @@ HOLE = "#"
 EITHER = "?"
 #: Every character a layout template may use.
 TEMPLATE_CHARS = HOLE + MINE + SAFE + EITHER + CLICK
+#: Marks drawn on a position for people (``puzzle``, ``hint``, the game): a cell safe, and a cell
+#: holding a mine, in every placement that fits what is shown (open it; flag it).
+CERTAIN_SAFE = "S"
+CERTAIN_MINE = "M"

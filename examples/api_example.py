@@ -1,8 +1,8 @@
 """Use cpsolve as a library: a one-click board by each backend, a pinned click, the casual player, and a clue puzzle."""
 
-from cpsolve.casual import CasualBoard, draw_state, solve_casual
 from cpsolve.deduce import Position, analyse, backbone
 from cpsolve.layout import LayoutProblem, SolveOptions, solve
+from cpsolve.play.casual import Board, draw_state, solve_casual
 
 
 def build_problems() -> list[tuple[str, LayoutProblem, str, SolveOptions]]:
@@ -22,7 +22,7 @@ def main() -> None:
         print(f"{label}: {result.status.value} in {result.seconds:.3f}s")
         if result.board is not None:
             print("\n".join(result.board.to_rows()))
-    board = CasualBoard.from_rows(["M....", "..M..", ".....", "....."])
+    board = Board.from_rows(["M....", "..M..", ".....", "....."], mine_chars="M*")
     answer = solve_casual(board)
     print(f"casual player leaves {answer.covered} safe cells covered, clicking row {answer.click[0] + 1}, col {answer.click[1] + 1}")
     print("\n".join(draw_state(board, answer.state)))

@@ -7,7 +7,7 @@ assignment of the covered cells), the game tree is searched without shortcuts.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from bruteforce_puzzle import neighbours, solutions
@@ -54,7 +54,7 @@ def optimal_win(position) -> Fraction:
     known = frozenset(position.known_mines)
     table = {cell: tuple(shows(cell, s, known) for s in found) for cell in cells}
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(members: tuple[int, ...]) -> Fraction:
         if len(members) <= 1:
             return Fraction(1)
@@ -82,7 +82,7 @@ def player_win(position, seed: int = 0) -> Fraction:
     """
     import numpy as np
 
-    from cpsolve.play.best import play_from_position
+    from cpsolve.play.best_games import play_from_position
 
     found = placements(position)
     wins = 0

@@ -8,13 +8,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from bruteforce_best import optimal_win, placements, player_win
 from bruteforce_puzzle import neighbours, random_puzzle
-from cpsolve.casual import CasualBoard
+
 from cpsolve.deduce import Position
 from cpsolve.generate import GameSettings, draw_board
-from cpsolve.play import best
+from cpsolve.play import best, best_games
+from cpsolve.play.casual import Board
 
 
 def full(rows: int, cols: int) -> frozenset:
@@ -73,7 +73,7 @@ def test_on_random_tiny_positions_the_player_is_optimal():
         assert player_win(position) == optimal_win(position)
 
 
-def replay_and_check(mines: np.ndarray, game: best.BestGame) -> None:
+def replay_and_check(mines: np.ndarray, game: best_games.BestGame) -> None:
     """Replay the moves on the board: every safe move is certain from what was shown (with the
     total), every guess's safety is the exact one, every move reveals a covered cell."""
     rows, cols = mines.shape
@@ -119,7 +119,7 @@ def test_every_safe_move_is_certain_and_every_guess_exact_by_enumeration(rows, c
     guesses = 0
     for k in range(25):
         mines = draw_board(settings, np.random.default_rng([11, k]))
-        game = best.play_best(mines, settings.click, np.random.default_rng([11, k, 1]), record_moves=True)
+        game = best_games.play_best(mines, settings.click, np.random.default_rng([11, k, 1]), record_moves=True)
         replay_and_check(mines, game)
         guesses += game.guesses
     assert guesses > 5  # the boards made the player guess
@@ -133,7 +133,7 @@ def test_lost_games_match_the_sum_of_the_guesses_mine_chances():
     lost, expected, variance = 0, 0.0, 0.0
     for k in range(1200):
         mines = draw_board(settings, np.random.default_rng([13, k]))
-        game = best.play_best(mines, (0, 0), np.random.default_rng([13, k, 1]), record_moves=True)
+        game = best_games.play_best(mines, (0, 0), np.random.default_rng([13, k, 1]), record_moves=True)
         lost += not game.won
         for move in game.moves:
             if move.kind == "guess":
@@ -149,9 +149,9 @@ def test_the_player_on_the_game_api_plays_the_same_games():
     settings = GameSettings(16, 30, 99, first=(0, 0), start="safe")
     for k in range(12):
         mines = draw_board(settings, np.random.default_rng([17, k]))
-        ours = best.play_best(mines, (0, 0), np.random.default_rng([17, k, 1]))
-        board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
-        theirs = best.play_on(Game(board, "perfect", use_total=True), (0, 0), np.random.default_rng([17, k, 1]))
+        ours = best_games.play_best(mines, (0, 0), np.random.default_rng([17, k, 1]))
+        board = Board(mines, None, np.ones(mines.shape, dtype=bool))
+        theirs = best_games.play_on(Game(board, "perfect", use_total=True), (0, 0), np.random.default_rng([17, k, 1]))
         assert (ours.won, ours.covered, ours.guesses) == (theirs.won, theirs.covered, theirs.guesses)
         assert ours.risk == pytest.approx(theirs.risk, abs=1e-9)
 
@@ -165,9 +165,9 @@ def test_before_its_first_guess_the_player_has_cleared_what_the_perfect_player_w
     settings = GameSettings(16, 16, 40, first=(7, 7))
     for k in range(20):
         mines = draw_board(settings, np.random.default_rng([19, k]))
-        board = CasualBoard(mines, np.ones(mines.shape, dtype=bool))
+        board = Board(mines, None, np.ones(mines.shape, dtype=bool))
         perfect = play_from(board, (7, 7), "perfect", use_total=True)
-        game = best.play_best(mines, (7, 7), np.random.default_rng(0), record_moves=True)
+        game = best_games.play_best(mines, (7, 7), np.random.default_rng(0), record_moves=True)
         cleared = np.zeros(mines.shape, dtype=bool)
         for move in game.moves:
             if move.kind == "guess":
@@ -180,8 +180,8 @@ def test_before_its_first_guess_the_player_has_cleared_what_the_perfect_player_w
 def test_a_seed_fixes_the_game_and_another_seed_may_change_it():
     settings = GameSettings(16, 30, 99, first=(0, 0), start="safe")
     mines = draw_board(settings, np.random.default_rng([23, 0]))
-    one = best.play_best(mines, (0, 0), np.random.default_rng(1), record_moves=True)
-    again = best.play_best(mines, (0, 0), np.random.default_rng(1), record_moves=True)
+    one = best_games.play_best(mines, (0, 0), np.random.default_rng(1), record_moves=True)
+    again = best_games.play_best(mines, (0, 0), np.random.default_rng(1), record_moves=True)
     assert one.moves == again.moves
 
 
@@ -238,6 +238,7 @@ def test_conflicts_are_minimal():
     """On contradictory positions: the set's clues (with the total when named) have no placement,
     and dropping any one of them leaves one."""
     from bruteforce_puzzle import solutions
+
     from cpsolve.deduce.conflict import minimal_conflict
 
     rng = random.Random(31)
@@ -272,14 +273,14 @@ def test_advice_on_a_contradiction_names_the_conflict():
 
 def test_without_the_compiled_engine_the_python_one_plays_honest_games(monkeypatch):
     """The fallback where the extension was not built: exact counting in Python, the same checks."""
-    from cpsolve.play import best_engine
+    from cpsolve.deduce import engine as best_engine
 
     monkeypatch.setattr(best_engine, "_compiled", None)
     settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
     guesses = 0
     for k in range(8):
         mines = draw_board(settings, np.random.default_rng([37, k]))
-        game = best.play_best(mines, (0, 0), np.random.default_rng([37, k, 1]), record_moves=True)
+        game = best_games.play_best(mines, (0, 0), np.random.default_rng([37, k, 1]), record_moves=True)
         replay_and_check(mines, game)
         guesses += game.guesses
     assert guesses > 0

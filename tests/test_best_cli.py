@@ -10,7 +10,6 @@ import pytest
 
 from cpsolve.cli import app
 from cpsolve.generate import GameSettings, draw_board
-from cpsolve.grid import mine_numbers
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -199,7 +198,7 @@ def test_stats_best_gives_the_rate_guesses_and_seconds_the_same_on_any_executor(
 
 def test_stats_best_matches_the_games_played_one_by_one():
     from cpsolve.generate import play_game
-    from cpsolve.play.best import play_best
+    from cpsolve.play.best_games import play_best
 
     settings = GameSettings(9, 9, 10, "best", True, (0, 0), "safe", 6)
     for index in range(5):

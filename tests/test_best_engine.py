@@ -7,13 +7,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from bruteforce_best import optimal_win, placements
 from bruteforce_puzzle import random_puzzle
+
 from cpsolve.cell_states import COVERED
-from cpsolve.deduce import Position
-from cpsolve.play import best_engine as engine
-from cpsolve.play.best import View
+from cpsolve.deduce import Position, engine
+from cpsolve.deduce.view import View
 
 compiled = pytest.mark.skipif(not engine.compiled(), reason="the C engine was not built")
 
@@ -38,7 +37,7 @@ def run_weights(function, view: View):
 
 @compiled
 def test_compiled_weights_equal_the_exact_ones_and_certainty_is_exact():
-    from cpsolve import _best_engine
+    from cpsolve.deduce import _engine as _best_engine
 
     checked = 0
     for position in random_positions(300, seed=1):
@@ -72,7 +71,7 @@ def test_python_weights_are_the_brute_force_probabilities():
 
 @compiled
 def test_compiled_lookahead_equals_the_python_one():
-    from cpsolve import _best_engine
+    from cpsolve.deduce import _engine as _best_engine
 
     checked = 0
     for position in random_positions(120, seed=3, max_unknown=10, with_total=0.5):  # with and without a total
@@ -96,7 +95,7 @@ def test_compiled_lookahead_equals_the_python_one():
 
 @compiled
 def test_compiled_endgame_finds_the_optimal_win_chance_of_every_guess():
-    from cpsolve import _best_engine
+    from cpsolve.deduce import _engine as _best_engine
 
     checked = 0
     for position in random_positions(200, seed=4, max_unknown=9, with_total=1.0):
@@ -121,7 +120,7 @@ def test_compiled_endgame_finds_the_optimal_win_chance_of_every_guess():
 
 @compiled
 def test_endgame_reports_too_many_solutions_and_a_spent_budget():
-    from cpsolve import _best_engine
+    from cpsolve.deduce import _engine as _best_engine
 
     position = Position(4, 4, {}, frozenset(), frozenset((r, c) for r in range(4) for c in range(4)), total=3)
     view = View.from_position(position)
@@ -153,24 +152,3 @@ def test_weights_agree_with_ms_toollib_on_game_positions():
             assert mine[view.grid.index(r, c)] == pytest.approx(theirs[r][c], abs=1e-9)
         checked += 1
     assert checked == 40
-
-
-def test_open_cell_clears_the_zero_region_as_the_game_does():
-    from cpsolve.board import Board
-    from cpsolve.grid import PaddedGrid, mine_numbers
-    from cpsolve.reveal import reveal
-
-    mines = np.zeros((6, 7), dtype=bool)
-    mines[0, 3] = mines[4, 1] = mines[5, 6] = True
-    grid = PaddedGrid(6, 7)
-    number = bytes(grid.pad(mine_numbers(mines).astype(np.uint8)))
-    offsets = np.array(grid.offsets, dtype=np.int64)
-    for function in {engine.open_cell, engine.open_py}:
-        state = bytearray(grid.pad(np.zeros((6, 7), np.uint8), 3).tobytes())
-        shown = bytearray(grid.size)
-        opened = function(state, shown, number, offsets, grid.index(2, 4))
-        cleared = {grid.cell(i) for i, mark in enumerate(state) if mark == 1}
-        expected = reveal(Board(mines, (2, 4)))
-        assert cleared == {(r, c) for r, c in zip(*np.nonzero(expected))}
-        assert opened == len(cleared)
-        assert all(shown[grid.index(*cell)] == mine_numbers(mines)[cell] for cell in cleared)

@@ -4,17 +4,17 @@ import json
 
 import numpy as np
 import pytest
+from bruteforce import casual_oracle, king_neighbours
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruteforce import casual_oracle, king_neighbours
-from cpsolve.casual import CasualBoard, draw_state, final_state, solve_casual
 from cpsolve.cli import app
 from cpsolve.grid import PaddedGrid, king_graph
+from cpsolve.play.casual import Board, draw_state, final_state, solve_casual
 
 
 def answer(rows):
-    return solve_casual(CasualBoard.from_rows(rows)).covered
+    return solve_casual(Board.from_rows(rows, mine_chars="M*")).covered
 
 
 def test_sample_answers(runner, examples):
@@ -63,14 +63,14 @@ def test_boards_with_holes_match_brute_force(rows):
 
 def test_compiled_engine_agrees_with_the_python_reference():
     """The C loops (built by pip install) and their Python reference give the same answers."""
-    from cpsolve import casual
+    from cpsolve.play import casual
 
     if casual._best_click is casual._best_click_py:
         pytest.skip("the C extension was not built here (CI asserts that it is)")
     rng = np.random.default_rng(5)
     for _ in range(60):
         mines = rng.random((7, 9)) < rng.random() * 0.4
-        board = CasualBoard(mines, rng.random((7, 9)) < 0.95)
+        board = Board(mines, None, rng.random((7, 9)) < 0.95)
         engine = casual._Engine(board)
         if not len(engine.zero_starts):
             continue
@@ -103,7 +103,7 @@ def test_padded_offsets_match_the_networkx_graph():
 
 
 def test_no_safe_cell_answers_zero():
-    result = solve_casual(CasualBoard.from_rows(["MM", "MM"]))
+    result = solve_casual(Board.from_rows(["MM", "MM"], mine_chars="M*"))
     assert (result.covered, result.click) == (0, None)
 
 
@@ -167,6 +167,6 @@ def test_bad_input(runner, tmp_path, content, fragment):
 
 
 def test_draw_state_marks():
-    board = CasualBoard.from_rows(["M..", "...", "..M"])
+    board = Board.from_rows(["M..", "...", "..M"], mine_chars="M*")
     state = final_state(board, (0, 2))
     assert draw_state(board, state) == ["*10", "-21", "--*"]

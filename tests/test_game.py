@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolve.casual import CasualBoard
+from cpsolve.play.casual import Board
 from cpsolve.play.game import Game, compiled_players_built
 
 PLAYERS = [("casual", True), ("subset", True), ("perfect", False), ("perfect", True)]
@@ -21,7 +21,7 @@ def boards(draw):
     grid = np.array(cells).reshape(rows, cols)
     if not (grid == ".").any():
         grid[0, 0] = "."
-    return CasualBoard(grid == "M", grid != "#")
+    return Board(grid == "M", None, grid != "#")
 
 
 def safe_cells(board):
@@ -72,7 +72,7 @@ def test_reveals_play_on_alike_in_c_and_python_and_the_view_fits_the_board(board
 
 
 def test_a_mine_revealed_loses_and_changes_nothing():
-    board = CasualBoard.from_rows(["..", "..", "*."])  # a 50/50 under the two 1s, even with the total
+    board = Board.from_rows(["..", "..", "*."], mine_chars="M*")  # a 50/50 under the two 1s, even with the total
     game = Game(board, "perfect", True)
     game.start((0, 0))
     before = game.end().state
@@ -88,7 +88,7 @@ def test_a_mine_revealed_loses_and_changes_nothing():
 
 
 def test_resume_refuses_a_position_the_board_contradicts():
-    board = CasualBoard.from_rows(["..*", "...", "..."])
+    board = Board.from_rows(["..*", "...", "..."], mine_chars="M*")
     game = Game(board, "perfect")
     with pytest.raises(ValueError, match="is a mine"):
         game.resume([(0, 2)])

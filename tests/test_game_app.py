@@ -11,6 +11,7 @@ import asyncio
 import io
 import os
 import threading
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,8 @@ from rich.console import Console  # noqa: E402
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED  # noqa: E402
 from cpsolve.game import assist  # noqa: E402
-from cpsolve.game.app import Board, EndScreen, Field, GameApp, describe_safety, percent  # noqa: E402
+from cpsolve.game.app import EndScreen, GameApp, describe_safety  # noqa: E402
+from cpsolve.game.board import CHANCE_SCALE, Board, Field, chance_glyph, chance_legend, percent  # noqa: E402
 from cpsolve.game.session import Dealer  # noqa: E402
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "game"
@@ -43,7 +45,8 @@ def play(dealer: Dealer, scenario, size=(80, 24), **options) -> None:
 async def settle(app: GameApp, pilot) -> None:
     """Wait for the solver's jobs, and for the jobs their answers start, and for the screen."""
     for _ in range(3):
-        await app.workers.wait_for_complete()
+        # each worker to its end (a cancelled one too: Textual's wait_for_complete raises on those)
+        await asyncio.gather(*(worker.wait() for worker in list(app.workers)), return_exceptions=True)
         await pilot.pause()
 
 
@@ -83,13 +86,23 @@ def line(app: GameApp, name: str) -> str:
     return str(app.query_one(f"#{name}").render()).rstrip()
 
 
+def board_rows(app: GameApp) -> list[str]:
+    """The board's lines below its column numbers, without the row numbers on their left."""
+    board = app.query_one(Board)
+    return [row[board.label_width:] for row in board.render().plain.split("\n")[1:]]
+
+
 def cell_texts(app: GameApp) -> dict:
     """What the board shows in each cell, stripped (the cursor's brackets removed)."""
-    board = app.query_one(Board)
-    width = board.cell_width
-    rows = board.render().plain.split("\n")
-    return {(r, c): row[c * width:(c + 1) * width].strip(" []▸") for r, row in enumerate(rows)
+    width = app.query_one(Board).cell_width
+    return {(r, c): row[c * width:(c + 1) * width].strip(" []▸") for r, row in enumerate(board_rows(app))
             for c in range(len(row) // width)}
+
+
+def offset_of(app: GameApp, cell) -> tuple[int, int]:
+    """Where a click on `cell` lands on the board widget (its mark's column)."""
+    region = app.query_one(Board).region_of(cell)
+    return region.x + 1, region.y
 
 
 async def win_by_keys(app: GameApp, pilot) -> None:
@@ -134,7 +147,7 @@ def test_a_mine_loses_undo_takes_it_back_and_the_result_says_so():
         session = app.session
         await press(app, pilot, "space")
         before = session.picture()
-        mine = min(cell for cell in zip(*session.deal.mines.nonzero()) if session.state(cell) == COVERED)
+        mine = min(cell for cell in zip(*session.deal.mines.nonzero(), strict=True) if session.state(cell) == COVERED)
         await go_to(app, pilot, mine)
         await press(app, pilot, "space")
         assert session.lost and line(app, "status").startswith("lost") and isinstance(app.screen, EndScreen)
@@ -158,14 +171,13 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
     async def scenario(app, pilot, clock):
         session = app.session
         mines = session.deal.mines
-        width = app.query_one(Board).cell_width
         await press(app, pilot, "space")
         numbers = [cell for cell in sorted(cells_of(session, CLEARED)) if session.number(cell) > 0
                    and any(session.state(n) == COVERED and not mines[n] for n in around(cell))]
-        for key_chord, number in zip((True, False), numbers[::3]):
+        for key_chord, number in zip((True, False), numbers[::3], strict=False):
             for neighbour in around(number):
                 if mines[neighbour] and session.state(neighbour) == COVERED:
-                    await pilot.click(Board, offset=(neighbour[1] * width + 1, neighbour[0]), button=3)
+                    await pilot.click(Board, offset=offset_of(app, neighbour), button=3)
                     await settle(app, pilot)
                     assert session.state(neighbour) == FLAGGED
             if session.state(number) != CLEARED or session.over:
@@ -175,14 +187,14 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
                 await go_to(app, pilot, number)
                 await press(app, pilot, "d")
             else:
-                await pilot.click(Board, offset=(number[1] * width + 1, number[0]))
+                await pilot.click(Board, offset=offset_of(app, number))
                 await settle(app, pilot)
             assert covered and all(session.state(n) == CLEARED for n in covered)
             move = session.moves[-1]
             assert move.kind == "chord" and move.safety == assist.safety(move.before, covered)
             assert line(app, "verdict") == describe_safety(move)
         flagged = min(cells_of(session, FLAGGED))
-        await pilot.click(Board, offset=(flagged[1] * width + 1, flagged[0]), button=3)
+        await pilot.click(Board, offset=offset_of(app, flagged), button=3)
         await settle(app, pilot)
         assert session.state(flagged) == COVERED
         wrong = min(cell for cell in cells_of(session, COVERED) if not mines[cell]
@@ -190,7 +202,7 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
         number = min(n for n in around(wrong) if session.state(n) == CLEARED and session.number(n))
         for neighbour in around(number):
             if session.state(neighbour) == FLAGGED:
-                await pilot.click(Board, offset=(neighbour[1] * width + 1, neighbour[0]), button=3)
+                await pilot.click(Board, offset=offset_of(app, neighbour), button=3)
         await go_to(app, pilot, wrong)
         await press(app, pilot, "f")  # a wrong flag, and the number's flags made to match: the chord loses
         for neighbour in sorted(around(number)):
@@ -225,18 +237,25 @@ def test_the_chances_shown_are_the_librarys_for_the_same_view():
         await press(app, pilot, "p")
         expected = assist.chances(session.view())
         shown = cell_texts(app)
+        assert app.query_one(Board).cell_width == 3
         for cell, chance in expected.cells.items():
-            want = "0" if chance == 0 else "*" if chance == 1 else str(min(99, max(1, round(float(chance) * 100))))
+            want = "S" if chance == 0 else "M" if chance == 1 else str(min(99, max(1, round(float(chance) * 100))))
             assert shown[cell] == want, cell
-        covered = min(expected.cells, key=lambda cell: (expected.cells[cell], cell))
+        covered = min((cell for cell, chance in expected.cells.items() if 0 < chance < 1),
+                      key=lambda cell: (abs(expected.cells[cell] - Fraction(1, 2)), cell))
         await go_to(app, pilot, covered)
-        assert line(app, "info").endswith(f"row {covered[0] + 1}, col {covered[1] + 1}: {percent(expected.cells[covered])}")
-        assert f"{expected.mines} mines in {len(expected.cells)} cells" in line(app, "info")
+        assert line(app, "status").endswith(
+            f"row {covered[0] + 1}, col {covered[1] + 1}: mine chance {percent(expected.cells[covered])}")
+        assert line(app, "info") == f"exact mine chances: {expected.mines} mines in {len(expected.cells)} cells"
+        assert line(app, "legend") == chance_legend(3)
         check_snapshot(app, "intermediate_chances")
+        await go_to(app, pilot, min(cell for cell, chance in expected.cells.items() if chance == 0))
+        assert line(app, "status").endswith("certainly safe")
         await press(app, pilot, "space")  # the chances follow the move
         assert app.shown_chances() is not None and app.shown_chances().cells == assist.chances(session.view()).cells
         await press(app, pilot, "p")
-        assert app.shown_chances() is None and set(cell_texts(app).values()) <= set("12345678F") | {""}
+        assert app.shown_chances() is None and set(cell_texts(app).values()) <= set("12345678F·") | {""}
+        assert line(app, "info") == "mine chances hidden" and not app.query_one("#legend").display
 
     play(dealer, scenario)
 
@@ -260,7 +279,7 @@ def test_a_slow_solver_step_leaves_the_screen_responsive_and_keeps_its_time_limi
         assert app.cursor == (start[0] - 1, start[1] - 1) and app.shown_chances() is None
         release.set()
         await settle(app, pilot)
-        assert app.shown_chances() is not None and "exact chances" in line(app, "info")
+        assert app.shown_chances() is not None and "exact mine chances" in line(app, "info")
 
     play(Dealer(9, 9, 10, seed=1), scenario)
 
@@ -282,11 +301,11 @@ def test_a_slow_solver_step_leaves_the_screen_responsive_and_keeps_its_time_limi
 def test_expert_compacts_to_fit_80_columns_and_scrolls_when_smaller():
     async def scenario(app, pilot, clock):
         board, field = app.query_one(Board), app.query_one(Field)
-        assert board.cell_width == 2 and board.size.width == 60 and field.scroll_x == 0
+        assert board.cell_width == 2 and board.size.width == 3 + 60 and field.scroll_x == 0
         check_snapshot(app, "expert_start")
         await pilot.resize_terminal(120, 30)
         await settle(app, pilot)
-        assert board.cell_width == 3 and board.size.width == 90
+        assert board.cell_width == 3 and board.size.width == 3 + 90
         await pilot.resize_terminal(50, 20)
         await settle(app, pilot)
         assert board.cell_width == 2
@@ -321,15 +340,15 @@ def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
         session = app.session
         deal = session.deal
         await press(app, pilot, "question_mark")  # before the first click: the start rule's cells
-        assert {cell for cell, text in cell_texts(app).items() if text == "o"} == session.promised
-        assert app.cursor == deal.first and line(app, "info").startswith("hint: 9 safe (o)")
+        assert {cell for cell, text in cell_texts(app).items() if text == "S"} == session.promised
+        assert app.cursor == deal.first and line(app, "info").startswith("hint: 9 safe (S)")
         await press(app, pilot, "space")
         while True:
             await press(app, pilot, "question_mark")
             advice = advise(session.view())
             shown = cell_texts(app)
-            assert {cell for cell, text in shown.items() if text == "o"} == set(advice.safe)
-            assert {cell for cell, text in shown.items() if text == "!"} == {
+            assert {cell for cell, text in shown.items() if text == "S"} == set(advice.safe)
+            assert {cell for cell, text in shown.items() if text == "M"} == {
                 cell for cell in advice.mines if session.state(cell) == COVERED}
             if advice.guess is not None:
                 break
@@ -342,8 +361,237 @@ def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
         check_snapshot(app, "beginner_hint")
         await press(app, pilot, "a")  # certain mines first: flagged
         assert all(session.state(cell) == FLAGGED for cell in advice.mines)
-        await press(app, pilot, "a")  # then the guess
+        flagged = len(advice.mines)
+        assert line(app, "info") == f"auto: flagged {flagged} certain mine{'s' if flagged > 1 else ''}"
+        moves = len(session.moves)
+        await press(app, pilot, "a")  # then the guess: shown with its risk, not taken
+        assert len(session.moves) == moves and cell_texts(app)[guess] == "?" and app.cursor == guess
+        safety = advice.guess.safety
+        assert line(app, "info") == (f"auto stops at a guess: row {guess[0] + 1}, col {guess[1] + 1} (?) is safe "
+                                     f"with chance {percent(safety)}, a mine with chance {percent(1 - safety)}; "
+                                     "a again takes it")
+        await press(app, pilot, "a")  # taken when asked again
         move = session.moves[-1]
         assert move.cell == guess and move.assisted and move.safety == advice.guess.safety
 
     play(Dealer(9, 9, 10, seed=9), scenario)
+
+
+def spinning(app: GameApp) -> bool:
+    """Whether the info line shows the solver at work."""
+    text = line(app, "info")
+    return bool(text) and text[0] in "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+def test_chances_then_auto_leaves_no_spinner_and_the_cursor_chance_comes_back():
+    # the report: space, p, a, a left "working out the mine chances... 41.8 s" counting through a win
+    # and a new board, the cursor's chance never came back, and p p did not clear it
+    async def scenario(app, pilot, clock):
+        session = app.session
+        await press(app, pilot, "space", "p", "a", "a")
+        assert len(session.moves) > 2 and all(move.assisted for move in session.moves[1:])
+        assert not spinning(app) and not any(label for label, _, _ in app._jobs.values())
+        assert line(app, "info").startswith("auto: opened ")
+        chances = assist.chances(session.view())
+        assert app.shown_chances().cells == chances.cells
+        cell = min(cell for cell, chance in chances.cells.items() if 0 < chance < 1)
+        await go_to(app, pilot, cell)
+        exact = chances.cells[cell]
+        words = f"row {cell[0] + 1}, col {cell[1] + 1}: mine chance"  # the fraction only where the line has room
+        assert line(app, "status").endswith((f"{words} {percent(exact)}", f"{words} {float(exact) * 100:.3g}%"))
+        assert len(line(app, "status")) <= 79
+        await press(app, pilot, "p")
+        assert line(app, "info") == "mine chances hidden" and "mine chance" not in line(app, "status")
+        await press(app, pilot, "p")
+        assert line(app, "info").startswith("exact mine chances: ") and line(app, "legend")
+        await win_by_keys(app, pilot)
+        assert session.won and not spinning(app) and app.shown_chances() is None
+        await press(app, pilot, "n")
+        assert app.session is not session and not spinning(app) and app.shown_chances() is not None
+        assert not any(label for label, _, _ in app._jobs.values())
+
+    play(Dealer(16, 16, 40, seed=8), scenario)
+
+
+def test_a_job_cancelled_before_it_started_does_not_keep_the_spinner(monkeypatch):
+    # Textual never reports a worker cancelled before its first step: the app forgets it itself
+    release = threading.Event()
+    real = assist.chances
+
+    def slow(view, deadline=None):
+        release.wait(10)
+        return real(view, deadline)
+
+    async def scenario(app, pilot, clock):
+        await press(app, pilot, "space")
+        monkeypatch.setattr(assist, "chances", slow)
+        await pilot.press("p")
+        for _ in range(5):  # each replaces the last, most before their first step
+            app._run("working out the mine chances", lambda deadline: slow(app.session.view(), deadline),
+                     lambda result: None, "chances")
+        assert sum(1 for label, _, _ in app._jobs.values() if label) == 1 and spinning(app)
+        release.set()
+        await settle(app, pilot)
+        assert not spinning(app) and not app._jobs
+
+    play(Dealer(9, 9, 10, seed=1), scenario)
+
+
+@pytest.mark.parametrize(
+    "dealer, size, width",
+    [
+        (Dealer(16, 16, 40, seed=8), (80, 24), 3),
+        (Dealer(16, 30, 99, seed=8), (80, 24), 2),
+        (Dealer(30, 50, 300, seed=8), (120, 40), 2),
+    ],
+    ids=["intermediate-80x24", "expert-80x24", "30x50-120x40"],
+)
+def test_every_layout_draws_the_chances_one_mark_a_cell_with_a_key(dealer, size, width):
+    async def scenario(app, pilot, clock):
+        session = app.session
+        board = app.query_one(Board)
+        await press(app, pilot, "space", "p")
+        assert board.cell_width == width and board.size.width <= size[0] - 2
+        chances = assist.chances(session.view())
+        shown = cell_texts(app)
+        for cell, chance in chances.cells.items():
+            assert shown[cell] == chance_glyph(chance, width), cell
+            assert len(shown[cell]) == (1 if width == 2 or chance in (0, 1) else len(str(round(float(chance) * 100))))
+        for row in board_rows(app):
+            # a cell's mark never touches its neighbour's: a space (or the cursor's ] or ▸) between each two
+            gaps = range(2, len(row), 3) if width == 3 else range(0, len(row), 2)
+            assert all(row[x] in " ]▸" for x in gaps), row
+        assert set("".join(chance_glyph(c, 2) for c in chances.cells.values())) <= set(CHANCE_SCALE + "SM")
+        assert line(app, "legend") == chance_legend(width)
+        cell = max((cell for cell, chance in chances.cells.items() if 0 < chance < 1), key=chances.cells.get)
+        await go_to(app, pilot, cell)
+        exact = chances.cells[cell]
+        assert f"row {cell[0] + 1}, col {cell[1] + 1}: mine chance {float(exact) * 100:.3g}%" in line(app, "status")
+        assert len(line(app, "status")) <= size[0]
+        if width == 2:
+            assert cell_texts(app)[cell] == CHANCE_SCALE[min(7, int(exact * 8))]
+
+    play(dealer, scenario, size=size)
+
+
+def test_the_board_has_row_and_column_numbers_and_a_click_lands_on_its_cell():
+    async def scenario(app, pilot, clock):
+        board = app.query_one(Board)
+        header, *rows = board.render().plain.split("\n")
+        assert board.label_width == 3 and board.cell_width == 2
+        for c in [0, 4, 9, 24, 29]:  # the first column and every fifth: their numbers end over their marks
+            label = str(c + 1)
+            end = board.label_width + 2 * c + 1
+            assert header[end - len(label) + 1:end + 1] == label, (c, header)
+        assert header.split() == ["1", "5", "10", "15", "20", "25", "30"]
+        for r, text in enumerate(rows):
+            assert text[:board.label_width] == f"{r + 1:>2} "
+        await pilot.click(Board, offset=offset_of(app, (11, 23)))
+        await settle(app, pilot)
+        assert app.cursor == (11, 23) and line(app, "status").endswith("row 12, col 24")
+        header = board.render().plain.split("\n")[0]
+        # the cursor's column too, and 25 left out rather than touching it
+        assert header.split() == ["1", "5", "10", "15", "20", "24", "30"], header
+        await pilot.resize_terminal(120, 30)
+        await settle(app, pilot)
+        header = board.render().plain.split("\n")[0]
+        assert board.cell_width == 3 and header.split() == [str(c) for c in range(1, 31)]
+
+    play(Dealer(16, 30, 99, seed=4), scenario)
+
+
+def test_no_line_outlives_the_state_it_describes():
+    async def scenario(app, pilot, clock):
+        session = app.session
+        assert line(app, "info").startswith("the board was dealt")
+        await press(app, pilot, "space")
+        assert line(app, "info") == "" and line(app, "verdict").startswith("was that a guess? no")
+        covered = min(cells_of(session, COVERED))
+        await go_to(app, pilot, covered)
+        await press(app, pilot, "f")  # the verdict was about the reveal: the flag leaves it behind
+        assert session.state(covered) == FLAGGED and line(app, "verdict") == ""
+        await press(app, pilot, "f")
+        await press(app, pilot, "question_mark")
+        assert line(app, "info").startswith("hint: ") and {"S", "M"} & set(cell_texts(app).values())
+        safe = app.shown_hint().safe
+        await press(app, pilot, "space")  # the hint's marks go with the move, and its line with them
+        assert app.session.moves[-1].cell in safe
+        assert not line(app, "info").startswith("hint") and not {"S", "M"} & set(cell_texts(app).values())
+        await press(app, pilot, "question_mark")
+        await press(app, pilot, "question_mark")
+        assert line(app, "info") == "hint hidden" and app.shown_hint() is None
+        await press(app, pilot, "u")
+        assert line(app, "info") == "" and line(app, "verdict").startswith("undone: the reveal")
+
+    play(Dealer(9, 9, 10, seed=5), scenario)
+
+
+def test_a_key_that_does_nothing_says_why():
+    async def scenario(app, pilot, clock):
+        session = app.session
+        mines = session.deal.mines
+        await press(app, pilot, "d")  # on a covered cell
+        assert line(app, "info") == "row 5, col 5 is covered: d chords on an open number (space reveals a covered cell)"
+        await press(app, pilot, "space", "f")  # on an opened cell
+        assert line(app, "info") == "row 5, col 5 is open: only a covered cell takes a flag"
+        await press(app, pilot, "space")
+        assert line(app, "info").startswith("row 5, col 5 is already open")
+        covered = min(cell for cell in cells_of(session, COVERED) if not mines[cell])
+        await go_to(app, pilot, covered)
+        await press(app, pilot, "f", "space")  # on a flag
+        assert line(app, "info") == (f"row {covered[0] + 1}, col {covered[1] + 1} is flagged: "
+                                     "f takes the flag off before space can reveal it")
+        assert session.state(covered) == FLAGGED
+        await press(app, pilot, "d")
+        assert "is flagged: d chords on an open number" in line(app, "info")
+        await press(app, pilot, "f")
+        number = min(cell for cell in cells_of(session, CLEARED) if session.number(cell)
+                     and any(session.state(n) == COVERED for n in around(cell)))
+        await go_to(app, pilot, number)
+        await press(app, pilot, "d")  # no flags around it yet
+        assert line(app, "info") == (f"row {number[0] + 1}, col {number[1] + 1} shows {session.number(number)} and has "
+                                     "0 flags around it: a chord needs as many flags as the number")
+        zero = min(cell for cell in cells_of(session, CLEARED) if not session.number(cell))
+        await go_to(app, pilot, zero)
+        await press(app, pilot, "d")
+        assert line(app, "info") == f"nothing is left to open around row {zero[0] + 1}, col {zero[1] + 1}"
+        mine = min(cell for cell in cells_of(session, COVERED) if mines[cell])
+        await go_to(app, pilot, mine)
+        await press(app, pilot, "space", "escape", "f")
+        assert session.lost and line(app, "info").startswith("the game is over: u takes the last move back")
+
+    play(Dealer(9, 9, 10, seed=3), scenario)
+
+
+def test_auto_takes_guesses_only_when_set_to_and_says_what_each_risked():
+    from cpsolve.play.best import advise
+
+    async def scenario(app, pilot, clock):
+        session = app.session
+        await press(app, pilot, "space")
+        while True:
+            advice = advise(session.view())
+            if advice.guess is not None and not [cell for cell in advice.mines if session.state(cell) == COVERED]:
+                break
+            moves = len(session.moves)
+            await press(app, pilot, "a")
+            assert len(session.moves) >= moves and not session.over
+        guess, safety = advice.guess.cell, advice.guess.safety
+        await press(app, pilot, "a")  # the setting: taken at once, its risk said
+        move = session.moves[-1]
+        assert move.cell == guess and move.assisted and move.safety == safety
+        outcome = "it was a mine" if move.exploded else "it held"
+        where = f"row {guess[0] + 1}, col {guess[1] + 1}"
+        assert line(app, "info") == (f"auto: guessed {where}, safe with chance {percent(safety)}, "
+                                     f"a mine with chance {percent(1 - safety)}: {outcome}")
+
+    play(Dealer(9, 9, 10, seed=9), scenario, auto_guess=True)
+
+
+def test_the_command_offers_auto_guess_and_still_needs_a_terminal(runner):
+    from cpsolve.cli import app
+
+    shown = runner.invoke(app, ["game", "--help"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0 and "--auto-guess" in shown.stdout
+    result = runner.invoke(app, ["game", "--auto-guess", "--seed", "1"])  # the runner is no terminal
+    assert result.exit_code == 2 and "needs a terminal" in result.stderr

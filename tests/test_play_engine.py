@@ -15,15 +15,14 @@ from array import array
 
 import numpy as np
 import pytest
+from bruteforce_puzzle import lattice_band
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruteforce_puzzle import lattice_band
-
-from cpsolve.casual import CasualBoard
 from cpsolve.compiled import extension
 from cpsolve.errors import InternalError
 from cpsolve.generate import GameSettings, generate_boards
+from cpsolve.play.casual import Board
 from cpsolve.play.game import Game, compiled_players_built
 
 pytestmark = pytest.mark.skipif(not compiled_players_built(),
@@ -54,7 +53,7 @@ def board_and_click(draw):
         grid[0, 0] = "."
         safe = np.array([[0, 0]])
     click = tuple(int(x) for x in safe[draw(st.integers(0, len(safe) - 1))])
-    return CasualBoard(grid == "M", grid != "#"), click
+    return Board(grid == "M", None, grid != "#"), click
 
 
 @settings(max_examples=300, deadline=None)
@@ -68,7 +67,7 @@ def test_compiled_players_on_narrow_boards(shape):
     rng = np.random.default_rng(sum(shape))
     for _ in range(15):
         mines = rng.random(shape) < rng.uniform(0.05, 0.3)
-        board = CasualBoard(mines, np.ones(shape, dtype=bool))
+        board = Board(mines, None, np.ones(shape, dtype=bool))
         safe = np.argwhere(~mines)
         if len(safe):
             assert_same_game(board, tuple(int(x) for x in safe[rng.integers(len(safe))]))
@@ -81,7 +80,7 @@ def test_compiled_perfect_player_on_larger_boards(size, density):
     games = 0
     while games < 4:
         mines = rng.random((size, size)) < density
-        board = CasualBoard(mines, np.ones_like(mines))
+        board = Board(mines, None, np.ones_like(mines))
         zero = np.argwhere(~mines & (Game(board).tables.numbers == 0))
         if len(zero) == 0:
             continue
@@ -98,7 +97,7 @@ def _lattice_game(rows, cols, density, seed, **options):
     mine_grid = np.zeros((rows, cols), dtype=bool)
     for cell in mines:
         mine_grid[cell] = True
-    game = Game(CasualBoard(mine_grid, np.ones_like(mine_grid)), "perfect", False, **options)
+    game = Game(Board(mine_grid, None, np.ones_like(mine_grid)), "perfect", False, **options)
     game.resume(clues)
     return game
 
@@ -125,7 +124,7 @@ def test_generated_boards_are_won_by_the_python_player():
     """The generator plays with the compiled player; the Python one must win its boards too."""
     settings_ = GameSettings(12, 12, 24, "perfect", False, seed=4)
     for dealt in generate_boards(settings_, 6):
-        board = CasualBoard(dealt.mines, np.ones(dealt.mines.shape, dtype=bool))
+        board = Board(dealt.mines, None, np.ones(dealt.mines.shape, dtype=bool))
         assert Game(board, "perfect", False, compiled=False).play(dealt.first).won
 
 
@@ -133,7 +132,7 @@ def test_a_cleared_mine_is_reported_as_a_bug():
     """advance() checks each cell it clears or flags against the mines it was given."""
     mines = np.zeros((5, 5), dtype=bool)
     mines[4, 4] = True
-    game = Game(CasualBoard(mines, np.ones_like(mines)), "perfect", False)
+    game = Game(Board(mines, None, np.ones_like(mines)), "perfect", False)
     lying = bytearray(game.tables.mine)
     lying[game.grid.index(0, 4)] = 1  # the numbers say safe; the mine table says mine
     game.tables = dataclasses.replace(game.tables, mine=bytes(lying))
@@ -142,7 +141,7 @@ def test_a_cleared_mine_is_reported_as_a_bug():
 
 
 def test_advance_refuses_tables_that_are_not_a_padded_board():
-    tables = Game(CasualBoard(np.zeros((4, 4), dtype=bool), np.ones((4, 4), dtype=bool)), "perfect", False).tables
+    tables = Game(Board(np.zeros((4, 4), dtype=bool), None), "perfect", False).tables
     advance = extension("_play_engine").advance
     state = bytearray(tables.start_state)
     good = (state, tables.number, tables.mine, tables.offsets)

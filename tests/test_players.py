@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from bruteforce import casual_oracle
 from bruteforce_players import (
     backbone_bruteforce,
@@ -18,11 +15,14 @@ from bruteforce_players import (
     perfect_play,
     subset_play,
 )
-from cpsolve.casual import CasualBoard
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cpsolve.cli import app
 from cpsolve.play import best_first_click, play_from
-from cpsolve.play.game import compiled_players_built
 from cpsolve.play import perfect as perfect_module
+from cpsolve.play.casual import Board
+from cpsolve.play.game import compiled_players_built
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def compiled(request):
 
 
 def covered(rows, player, use_total=True, click=None, compiled=True):
-    return best_first_click(CasualBoard.from_rows(rows), player, use_total, click, compiled=compiled).covered
+    return best_first_click(Board.from_rows(rows, mine_chars="M*"), player, use_total, click, compiled=compiled).covered
 
 
 small_boards = st.integers(1, 4).flatmap(
@@ -68,7 +68,7 @@ small_boards = st.integers(1, 4).flatmap(
 @given(small_boards)
 def test_casual_player_is_the_contest_engine(rows):
     assert covered(rows, "casual") == casual_oracle(rows)
-    board = CasualBoard.from_rows(rows)
+    board = Board.from_rows(rows, mine_chars="M*")
     safe = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."]
     if safe:  # the game loop with the casual player (used for --click) agrees with the engine
         assert min(play_from(board, click, "casual").covered for click in safe) == casual_oracle(rows)
@@ -87,7 +87,7 @@ def test_subset_player_matches_brute_force(compiled, rows):
 def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(compiled, height, width, density, seed):
     rng = np.random.default_rng(seed)
     rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < density]
-    board = CasualBoard.from_rows(rows)
+    board = Board.from_rows(rows, mine_chars="M*")
     zero = [(r, c) for r in range(height) for c in range(width)
             if not any(rows[i][j] == "M" for i in range(max(r - 1, 0), r + 2) for j in range(max(c - 1, 0), c + 2)
                        if i < height and j < width)]
@@ -129,8 +129,9 @@ def test_players_are_ordered_on_every_board(compiled):
 
 def test_perfect_player_from_the_centre_on_larger_boards(compiled):
     """4x4 and 5x5 boards with an opening at the centre: cpsolve.deduce against full enumeration."""
-    from cpsolve.generate import GameSettings, draw_board
     from bruteforce_players import _placements, parse
+
+    from cpsolve.generate import GameSettings, draw_board
 
     for shape, mines, use_total, games in (((5, 5), 5, True, 12), ((4, 4), 4, False, 6), ((4, 4), 4, True, 6)):
         settings_ = GameSettings(*shape, mines, "perfect", use_total, start="safe")
@@ -141,7 +142,7 @@ def test_perfect_player_from_the_centre_on_larger_boards(compiled):
             if placements is None:
                 cells, _, neighbours = parse(rows)
                 placements = _placements(cells, neighbours, mines if use_total else None)
-            end = play_from(CasualBoard.from_rows(rows), settings_.click, "perfect", use_total, compiled=compiled)
+            end = play_from(Board.from_rows(rows, mine_chars="M*"), settings_.click, "perfect", use_total, compiled=compiled)
             cleared, flagged = perfect_play(rows, settings_.click, use_total, placements)
             assert (end.cleared, end.flagged) == (len(cleared), len(flagged)), rows
 
@@ -180,18 +181,3 @@ def test_play_command_bad_click(runner, tmp_path, args, fragment):
     result = runner.invoke(app, ["play", str(path), "--player", "subset", *args])
     assert result.exit_code == 1
     assert fragment in result.stderr and result.stderr.count("\n") == 1
-
-
-def test_view_position_reads_clue_cells_given_as_an_iterator():
-    """view_position takes any iterable of clue cells: an iterator gives the same view as a list
-    (it used to be spent on the clues, leaving the view without unknown cells or flags)."""
-    from cpsolve.play.game import Game
-    from cpsolve.play.perfect import frontier, view_position
-
-    game = Game(CasualBoard.from_rows(["....", "....", "*..*", ".**."]), "casual")  # it stops short of the bottom row
-    game.start((0, 0))
-    state, tables = bytearray(game._state), game.tables
-    cells = frontier(state, tables.grid).tolist()
-    expected = view_position(tables, state, False, cells)
-    assert expected.unknown and expected.clues
-    assert view_position(tables, state, False, iter(cells)) == expected

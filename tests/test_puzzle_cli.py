@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from bruteforce_puzzle import neighbours
+
 from cpsolve.cli import app
 
 SOLVED_3X3 = ["1.*", ".*.", "..1"]
@@ -127,9 +127,11 @@ def test_json_fields_and_order_of_files(runner, tmp_path):
     assert result.exit_code == 0
     a, b = (json.loads(line) for line in result.stdout.splitlines())
     assert a["file"] == str(first) and b["file"] == str(second)
-    assert set(a) == {"file", "rows", "cols", "total_mines", "status", "solution", "count", "surely_safe", "surely_mine", "probabilities"}
+    assert set(a) == {"file", "rows", "cols", "total_mines", "status", "kind", "solution", "count", "surely_safe",
+                      "surely_mine", "probabilities"}
     assert a["total_mines"] == 2 and a["count"] == 6 and a["surely_safe"] == [] and a["surely_mine"] == []
     assert a["probabilities"][0] == [None, pytest.approx(1 / 3), pytest.approx(1 / 6)]
+    assert a["kind"] == "game_position"
     mines = {(r, c) for r, row in enumerate(a["solution"]) for c, ch in enumerate(row) if ch == "*"}
     assert len(mines) == 2 and all(len(set(neighbours(cell)) & mines) == 1 for cell in [(0, 0), (2, 2)])
     assert b["status"] == "no_solution" and b["solution"] is None and b["count"] == 0
@@ -138,7 +140,8 @@ def test_json_fields_and_order_of_files(runner, tmp_path):
 
 def test_only_what_is_asked(runner, tmp_path):
     data = answer(runner, write(tmp_path, "1..\n...\n..1\n"))
-    assert set(data) == {"file", "rows", "cols", "total_mines", "status", "solution"}
+    assert set(data) == {"file", "rows", "cols", "total_mines", "status", "kind", "solution"}
+    assert data["kind"] == "game_position" and data["solution"] is not None  # the JSON keeps its solution
 
 
 def test_mines_overrides_and_no_total_ignores_the_header(runner, tmp_path):
@@ -154,22 +157,55 @@ def test_text_output(runner, tmp_path):
     result = run(runner, path, "--count", "--deduce", "--probabilities")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == f"{path}: 3x3, 2 mines: solved"
+    assert lines[0] == f"{path}: 3x3, 2 mines: game position"
     assert lines[1] == "solutions: 6"
-    assert lines[2] == "certain: 0 safe cells (s), 0 mines (F), 7 undecided (.)"
-    assert lines[3:6] == ["1 . .", ". . .", ". . 1"]
-    # chances: 1/3 next to each clue's corner neighbours... (0,1) is 1/3, (0,2) is 1/6
-    chances = lines[lines.index("chance of a mine in tenths: 0 under 10%, 1 from 10% to 20%, ..., 9 90% or more;") + 2:][:3]
-    assert chances[0].split() == ["-", "3", "1"] and chances[2].split()[2] == "-"
-    assert any(line == "lowest chance: 16.7% at (1,3), (3,1)" for line in lines)
-    assert lines[-4] == "a solution (* mine, . safe; others exist):" and all(len(line) == 3 for line in lines[-3:])
+    assert lines[2] == "certain: 0 safe cells (S), 0 mines (M), 7 undecided (.)"
+    assert lines[3:7] == ["    1 2 3", "  1 1 . .", "  2 . . .", "  3 . . 1"]
+    # chances in percent (the board is narrow): (1,2) is 1/3, (1,3) is 1/6, clues are -
+    start = lines.index("chance of a mine in percent, rounded (1 to 99 when not certain);")
+    assert lines[start + 1] == "S safe and M a mine in every solution, - a clue, * a known mine, # no cell"
+    assert lines[start + 2:start + 6] == ["     1  2  3", "  1  - 33 17", "  2 33 33 33", "  3 17 33  -"]
+    assert lines[start + 6:] == ["lowest chance: 16.7% at (1,3), (3,1)",
+                                 "each cell's chance in full: --format json --probabilities"]
+    # a game position's solution is one placement among many: only on request
+    result = run(runner, path, "--count", "--solution")
+    assert result.stdout.splitlines()[-4] == "a solution (* mine, . safe; others exist):"
+    assert all(len(line) == 3 for line in result.stdout.splitlines()[-3:])
     impossible = write(tmp_path, "1 1\n2\n", "none.txt")
     result = run(runner, impossible)
     assert result.exit_code == 0 and result.stdout.strip() == f"{impossible}: 1x1, no total: no solution"
     one = write(tmp_path, "1 2 1\n1.\n", "one.txt")
-    result = run(runner, one, "--deduce")
-    assert result.stdout.splitlines() == [f"{one}: 1x2, 1 mine: solved", "certain: 0 safe cells (s), 1 mine (F), 0 undecided (.)",
-                                          "1 F", "the solution (* mine, . safe; the only one):", "1*"]
+    result = run(runner, one, "--deduce", "--solution")
+    assert result.stdout.splitlines() == [f"{one}: 1x2, 1 mine: game position",
+                                          "certain: 0 safe cells (S), 1 mine (M), 0 undecided (.)",
+                                          "    1 2", "  1 1 M", "the solution (* mine, . safe; the only one):", "1*"]
+
+
+@pytest.mark.parametrize(
+    "grid, kind",
+    [
+        ("1..\n...\n..1\n", "game_position"),  # numbers among covered cells
+        ("000\n011\n01.\n", "game_position"),  # an opening: every 0's neighbours shown
+        ("...\n...\n", "game_position"),  # before the first click
+        ("0..\n...\n..1\n", "clue_puzzle"),  # a 0 beside an unknown: no game shows that
+        ("#0#\n#.#\n", "clue_puzzle"),
+    ],
+)
+def test_a_file_is_a_game_position_unless_a_zero_touches_an_unknown(runner, tmp_path, grid, kind):
+    path = write(tmp_path, grid)
+    assert answer(runner, path)["kind"] == kind
+    lines = run(runner, path).stdout.splitlines()
+    if kind == "game_position":  # what a player can use first: the certain cells, then the chances
+        assert lines[0].endswith(": game position") and lines[1].startswith("certain: ")
+        assert any(line.startswith("chance of a mine") for line in lines) and not shows_solution(lines)
+    else:  # a clue puzzle: its solution, and what was asked
+        assert lines[0].endswith(": solved") and lines[1].startswith(("the solution", "a solution"))
+        assert not any(line.startswith(("certain", "chance")) for line in lines)
+        assert shows_solution(lines) and not shows_solution(run(runner, path, "--no-solution").stdout.splitlines())
+
+
+def shows_solution(lines: list[str]) -> bool:
+    return any(line.startswith(("a solution (", "the solution (")) for line in lines)
 
 
 def _expert_position(seed: int) -> str:
@@ -210,30 +246,41 @@ def test_expert_text_fits_80_columns_and_marks_match_the_backbone(runner, tmp_pa
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert all(len(line) <= 80 for line in lines[1:]), max(lines[1:], key=len)
-    board = lines[3:19]
-    assert lines[2].startswith("certain: ") and all(len(row) == 59 for row in board)
-    cells = [row.split(" ") for row in board]
-    marked_safe = sorted([r + 1, c + 1] for r in range(16) for c in range(30) if cells[r][c] == "s")
-    marked_mine = sorted([r + 1, c + 1] for r in range(16) for c in range(30) if cells[r][c] == "F")
+    assert lines[2].startswith("certain: ") and lines[3].startswith("                      1 1")
+    board = lines[5:21]
+    assert all(row[:4] == f"{r + 1:>3} " and len(row) == 4 + 59 for r, row in enumerate(board))
+    cells = [row[4:].split(" ") for row in board]
+    marked_safe = sorted([r + 1, c + 1] for r in range(16) for c in range(30) if cells[r][c] == "S")
+    marked_mine = sorted([r + 1, c + 1] for r in range(16) for c in range(30) if cells[r][c] == "M")
     assert marked_safe == data["surely_safe"] and marked_mine == data["surely_mine"]
-    assert lines[2] == (f"certain: {len(marked_safe)} safe cell{'' if len(marked_safe) == 1 else 's'} (s), "
-                        f"{len(marked_mine)} mine{'' if len(marked_mine) == 1 else 's'} (F), "
+    assert lines[2] == (f"certain: {len(marked_safe)} safe cell{'' if len(marked_safe) == 1 else 's'} (S), "
+                        f"{len(marked_mine)} mine{'' if len(marked_mine) == 1 else 's'} (M), "
                         f"{sum(ch == '.' for row in cells for ch in row)} undecided (.)")
-    # the chances board: each unknown cell's tenths against the JSON probabilities
-    start = next(i for i, line in enumerate(lines) if line.startswith("chance of a mine")) + 2
-    chances = [row.split(" ") for row in lines[start:start + 16]]
+    # the chances board at 80 columns: each unknown cell's tenths against the JSON probabilities
+    start = next(i for i, line in enumerate(lines) if line.startswith("chance of a mine in tenths")) + 4
+    assert lines[-1] == "in percent from --width 93; in full: --format json --probabilities"
+    _check_chances([row[4:].split(" ") for row in lines[start:start + 16]], data, lambda p: str(int(p * 10 + 1e-12)))
+    # from 93 columns: in percent
+    lines = run(runner, path, *options, "--width", 93).stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("chance of a mine in percent")) + 3
+    assert max(len(line) for line in lines[1:]) <= 93
+    rows = [[row[4 + 3 * c:4 + 3 * c + 2].strip() for c in range(30)] for row in lines[start:start + 16]]
+    _check_chances(rows, data, lambda p: str(min(99, max(1, round(p * 100)))))
+
+
+def _check_chances(rows, data, shown_for) -> None:
     for r in range(16):
         for c in range(30):
             p = data["probabilities"][r][c]
-            shown = chances[r][c]
+            shown = rows[r][c]
             if p is None:
                 assert shown == "-"
             elif p == 0:
-                assert shown == "s" and [r + 1, c + 1] in data["surely_safe"]
+                assert shown == "S" and [r + 1, c + 1] in data["surely_safe"]
             elif p == 1:
-                assert shown == "F"
+                assert shown == "M"
             else:
-                assert int(shown) == int(p * 10 + 1e-12)
+                assert shown == shown_for(p), (r, c, p, shown)
 
 
 def test_time_limit_gives_unknown_and_exit_3_after_every_answer(runner, tmp_path, monkeypatch):
@@ -284,7 +331,7 @@ def test_long_steps_read_the_clock(monkeypatch):
     import time as time_module
 
     from cpsolve.deduce import Position, analyse
-    from cpsolve.deduce.count import DeadlineReached
+    from cpsolve.errors import TimeLimitError
     from cpsolve.deduce.position import reduce_position
     from cpsolve.deduce.search import solve_position
     from cpsolve.outcome import Status
@@ -294,7 +341,7 @@ def test_long_steps_read_the_clock(monkeypatch):
     position = Position(600, 600, clues, frozenset(), frozenset(cells - set(clues)))
     past = time_module.perf_counter() - 1
     assert solve_position(position, past) == (Status.UNKNOWN, None)
-    with pytest.raises(DeadlineReached):
+    with pytest.raises(TimeLimitError):
         reduce_position(position, past)
     assert analyse(position, count=True, deadline=past).status is Status.UNKNOWN
     # and without a deadline the large-board path (no neighbour table) agrees with the small one
@@ -438,24 +485,41 @@ def test_decimal_text_and_ascii_int_against_python():
     assert [ascii_int(text) for text in ["", "-", "1.0", " 1", "1 ", "+1", "1_0", "٣", "²", "0x1"]] == [None] * 10
 
 
-def test_building_a_position_stops_at_the_deadline_after_the_checks(tmp_path, monkeypatch):
-    """The reader looks at the deadline between bands of rows; bad input is reported whatever the time."""
-    import time as time_module
-
+def test_a_puzzle_reads_into_the_flat_view_and_the_same_position(tmp_path):
+    """The reader builds the engine's flat view; the Position built from it lists the same cells."""
     import cpsolve.formats.puzzle as puzzle_format
+    from cpsolve.deduce import View
     from cpsolve.errors import InputError
 
-    path = write(tmp_path, "4 5 3\n1.*..\n..2#.\n?...1\n0.F..\n", "a.txt")
-    past = time_module.perf_counter() - 1
-    with pytest.raises(puzzle_format.ReadingTimedOut) as raised:
-        puzzle_format.read_puzzle(path, deadline=past)
-    stand_in = raised.value.puzzle.position
-    assert (stand_in.rows, stand_in.cols, stand_in.total) == (4, 5, 3) and raised.value.exit_code == 3
-    bad = write(tmp_path, "2 2\n1.\n.9\n", "b.txt")
-    with pytest.raises(InputError, match="line 3"):
-        puzzle_format.read_puzzle(bad, deadline=past)
-    whole = puzzle_format.read_puzzle(path, deadline=time_module.perf_counter() + 60).position
-    monkeypatch.setattr(puzzle_format, "_CELLS_PER_STEP", 5)  # one row a band
-    assert puzzle_format.read_puzzle(path).position == whole
+    path = write(tmp_path, "4 5 3\r\n1.*..\r\n..2#.\r\n?...1\r\n0.F..\r\n", "a.txt")
+    item = puzzle_format.read_puzzle(path)
+    whole = item.position
+    assert (whole.rows, whole.cols, whole.total, item.total) == (4, 5, 3, 3)
     assert whole.clues == {(0, 0): 1, (1, 2): 2, (2, 4): 1, (3, 0): 0}
     assert whole.known_mines == {(0, 2), (3, 2)} and len(whole.unknown) == 20 - 4 - 2 - 1
+    assert (1, 3) not in whole.unknown  # the hole
+    again = View.from_position(whole)
+    assert (again.state, again.shown, again.total) == (item.view.state, item.view.shown, item.view.total)
+    assert item.with_total(None).position.total is None and item.with_total(7).total == 7
+    negative = write(tmp_path, "2 2 -1\n1.\n..\n", "b.txt")
+    with pytest.raises(InputError, match="total of mines must be 0 or more"):
+        puzzle_format.read_puzzle(negative)
+
+
+def test_puzzle_and_hint_mark_the_certain_cells_with_the_same_letters(runner, examples):
+    path = examples / "best" / "intermediate_opening.txt"
+    puzzle = runner.invoke(app, ["puzzle", str(path), "--deduce"]).stdout.splitlines()
+    hint = runner.invoke(app, ["hint", str(path)]).stdout.splitlines()
+    first = next(i for i, line in enumerate(puzzle) if line.startswith("  1 "))
+    puzzle_board = puzzle[first:first + 16]
+    hint_board = hint[3:19]  # a title, then the column numbers in two lines
+    marks = [{(r, c) for r, row in enumerate(board) for c, ch in enumerate(row[4:].split(" ")) if ch == mark}
+             for board in (puzzle_board, hint_board) for mark in "SM"]
+    data = answer(runner, path, "--deduce")
+    assert marks[0] == marks[2] == {(r - 1, c - 1) for r, c in data["surely_safe"]} and marks[0]
+    assert marks[1] == marks[3] == {(r - 1, c - 1) for r, c in data["surely_mine"]} and marks[1]
+
+
+def test_width_below_twenty_columns_is_a_usage_error(runner, tmp_path):
+    result = run(runner, write(tmp_path, "1..\n...\n..1\n"), "--width", 19)
+    assert result.exit_code == 2 and "--width must be at least 20" in result.stderr and result.stdout == ""

@@ -134,9 +134,9 @@ def test_generate_time_limit_streams_the_boards_found_then_exits_3(runner):
 
 
 def test_generate_time_limit_on_a_size_too_large_to_enumerate(runner, monkeypatch):
-    import cpsolve.generate
+    import cpsolve.generate.no_guess
 
-    monkeypatch.setattr(cpsolve.generate, "ENUMERATION_LIMIT", 0)
+    monkeypatch.setattr(cpsolve.generate.no_guess, "ENUMERATION_LIMIT", 0)
     result = runner.invoke(app, ["generate", "2", "5", "1", "--time-limit", "0.2"])
     assert result.exit_code == 3 and result.stdout == ""
     assert "board 1 not found in 0.2 s" in result.stderr and "0 of 1 board printed" in result.stderr
@@ -168,7 +168,7 @@ def test_help_texts_keep_their_square_brackets(runner):
 def test_placement_bound_without_the_whole_binomial():
     import math
 
-    from cpsolve.generate import _at_most
+    from cpsolve.generate.no_guess import _at_most
 
     for n in range(0, 25):
         for k in range(0, n + 1):

@@ -81,6 +81,7 @@ COMMANDS = {
     "puzzle": "cpsolve.cli.puzzle",
     "hint": "cpsolve.cli.hint",
     "game": "cpsolve.cli.game",
+    "serve": "cpsolve.cli.serve",
 }
 
 
@@ -122,7 +123,8 @@ class _ReportingGroup(TyperGroup):
             with interrupts_stop_solves():
                 return super().invoke(ctx)
         except CpsolveError as error:
-            raise fail(str(error), error.exit_code) from None
+            # the library names its parameters; here they are the flags (time_limit: --time-limit)
+            raise fail(error.command_line(), error.exit_code) from None
         except _ClickUsageError as error:  # click refused an option's value: it echoes the value whole
             error.message = shorten_echoes(error.message)
             raise

@@ -11,8 +11,8 @@ from typing import Annotated
 import typer
 
 from cpsolve.cli.app import app
+from cpsolve.cli.boards import play_boards
 from cpsolve.cli.options import OutputFormat
-from cpsolve.cli.play import play_boards
 
 __all__ = ["casual"]
 

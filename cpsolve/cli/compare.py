@@ -15,7 +15,6 @@ from cpsolve.cli.options import (
     MAX_JOBS,
     MAX_WORKERS,
     Phases,
-    check_board_size,
     check_count,
     check_output_paths,
     check_resume,
@@ -75,6 +74,7 @@ def compare(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Run backends over whole ranges of boards, judge every board, and compare the verdicts."""
+    from cpsolve.answers import check_board_size
     from cpsolve.cli.tables import print_comparison, progress_bar
     from cpsolve.layout import SolveOptions
     from cpsolve.sweep import cases as sweep_cases

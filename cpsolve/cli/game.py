@@ -45,13 +45,21 @@ def game(
             "--time-limit", help="Seconds each solver step (dealing, chances, hint, judging a move) may take."
         ),
     ] = 10.0,
+    auto_guess: Annotated[
+        bool,
+        typer.Option(
+            "--auto-guess",
+            help="Let a (auto) take the best player's guess when nothing is certain; without it, a stops at a "
+            "guess, shows it with its risk, and takes it when pressed again.",
+        ),
+    ] = False,
 ) -> None:
     """Play Minesweeper in the terminal, with the solver's hint, mine chances and verdicts at your side.
 
     Mouse: left reveals (on a number: chords), right flags.
-    Keys: arrows move, space reveals, f flags, d chords, ? hint, a plays it,
+    Keys: arrows move, space reveals, f flags, d chords, ? hint, a plays it (stopping at a guess),
     p mine chances, u undoes the last reveal, r the same board again, n a new board, q quits.
-    Every board is dealt for a first click at its centre, marked 'o'.
+    Every board is dealt for a first click at its centre, marked 'S' (safe).
     """
     from cpsolve.errors import UsageError
     from cpsolve.game import LEVELS
@@ -75,5 +83,5 @@ def game(
         raise UsageError("cpsolve game needs a terminal (its input or its screen, stderr, is not one)")
     from cpsolve.game.app import GameApp
 
-    GameApp(dealer, time_limit).run()
+    GameApp(dealer, time_limit, auto_guess=auto_guess).run()
     raise typer.Exit(0)

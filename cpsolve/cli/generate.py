@@ -56,21 +56,30 @@ def generate(
     Exit 1 when no board of the size can qualify (small sizes are tried whole first), 3 when a
     board is not found within the time limit (the boards found before it are printed).
     """
-    from cpsolve.formats.boards import generated_json, generated_text
-    from cpsolve.generate import GameSettings, generate_boards, openings_and_3bv
+    from cpsolve import answers
 
     check_count(count, "--count", MAX_BOARDS)
     check_seed(seed)
     check_time_limit(time_limit)
     click = parse_cell(first, "--first") if first is not None else None
-    settings = GameSettings(rows, cols, mines, player.value, not no_total, click, start.value, seed).check()
-    for number, dealt in enumerate(generate_boards(settings, count, time_limit)):
+    boards = answers.generate(
+        rows,
+        cols,
+        mines,
+        player=player.value,
+        no_total=no_total,
+        first=click,
+        start=start.value,
+        count=count,
+        seed=seed,
+        time_limit=time_limit,
+    )
+    for number, board in enumerate(boards):
         if output_format is OutputFormat.json:
-            openings, bbbv = openings_and_3bv(dealt.mines)
-            typer.echo(json.dumps(generated_json(dealt.mines, dealt.first, bbbv, openings, dealt.tries)))
+            typer.echo(json.dumps(board.json()))
         else:
             if number:
                 typer.echo("")
-            typer.echo(generated_text(dealt.mines, dealt.first))
+            typer.echo(board.text())
         sys.stdout.flush()
     raise typer.Exit(0)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from typing import Annotated
 
 import typer
@@ -16,7 +15,6 @@ from cpsolve.cli.options import (
     check_seed,
     check_time_limit,
     check_total_override,
-    with_total_override,
 )
 from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT
 
@@ -52,12 +50,9 @@ def hint(
     Exit 0 when every position was answered (a contradiction too), 1 unreadable input, 2 --mines with --no-total,
     3 out of time.
     """
-    import numpy as np
-
-    from cpsolve.formats.best import hint_json, hint_text
+    from cpsolve import answers
     from cpsolve.formats.puzzle import read_puzzle
     from cpsolve.formats.values import json_line
-    from cpsolve.play.best import advise
 
     check_total_override(mines, no_total)
     check_seed(seed)
@@ -65,15 +60,14 @@ def hint(
     positions = [read_puzzle(path) for path in files]  # bad input fails before any answer
     exit_code = EXIT_OK
     for index, item in enumerate(positions):
-        position = with_total_override(item.position, mines, no_total)
-        advice = advise(position, np.random.default_rng(seed), time.perf_counter() + time_limit)
-        if advice.timed_out:
+        answer = answers.hint(item, mines=mines, no_total=no_total, seed=seed, time_limit=time_limit)
+        if answer.timed_out:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
-            typer.echo(json_line(hint_json(item.name, position, advice)))  # a count may have any number of digits
+            typer.echo(json_line(answer.json()))  # a count may have any number of digits
         else:
             if index:
                 typer.echo("")
-            typer.echo("\n".join(hint_text(item.name, position, advice)))
+            typer.echo("\n".join(answer.text()))
         sys.stdout.flush()
     raise typer.Exit(exit_code)

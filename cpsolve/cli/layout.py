@@ -13,7 +13,6 @@ from cpsolve.cli.options import (
     Backend,
     OutputFormat,
     Phases,
-    check_board_size,
     check_count,
     check_output_path,
     check_seed,
@@ -81,6 +80,7 @@ def layout(
     stats: Annotated[bool, typer.Option("--stats", help="Print solver statistics to stderr.")] = False,
 ) -> None:
     """Find a board won with one click (Code Jam 2014 'Minesweeper Master'), or prove Impossible."""
+    from cpsolve.answers import check_layout_choices
     from cpsolve.layout import SolveOptions
 
     _check_export_model(export_model, input, template)
@@ -99,14 +99,11 @@ def layout(
         if numbers or template or click:
             raise InputError("--input takes no R C M, --template or --click")
         chosen = chosen or "greedy"
-        _check_choices(chosen, options, solver, plain=True)
+        check_layout_choices(chosen, options, solver, plain=True)
         code = _layout_batch(input, chosen, options, output_format, stats)
     else:
         problem = _single_problem(numbers or [], template, click)
-        chosen = chosen or ("greedy" if problem.is_plain else "cp")
-        _check_choices(chosen, options, solver, plain=problem.is_plain)
-        _check_model_size(problem, chosen, options)
-        code = _layout_single(problem, chosen, options, output_format, stats)
+        code = _layout_single(problem, chosen, options, solver, output_format, stats)
     raise typer.Exit(code)
 
 
@@ -128,63 +125,22 @@ def _check_export_model(export_model: str | None, input: str | None, template: s
         )
 
 
-def _check_choices(backend: str, options: SolveOptions, solver: str | None, plain: bool) -> None:
-    """Options that would not apply are usage errors (exit 2), before any work."""
-    from cpsolve.layout import check_options
-
-    check_options(backend, options, plain)
-    if solver is not None and backend != "minizinc":
-        raise UsageError(f"--solver applies to --backend minizinc only, not {backend}")
-
-
-def _check_model_size(problem: LayoutProblem, backend: str, options: SolveOptions) -> None:
-    """The CP models' size limit, before any work (a template is checked while it is read)."""
-    check_board_size(problem.rows, problem.cols, backend, options, problem.is_plain)
-
-
 def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None) -> LayoutProblem:
-    from cpsolve.formats import parse_case_numbers, read_template
+    from cpsolve import answers
     from cpsolve.formats.values import counted
-    from cpsolve.layout import LayoutProblem
-    from cpsolve.symbols import HOLE
 
     for argument in numbers:
         if argument.startswith("-") and not argument.lstrip("-").isdigit():
             raise UsageError(f"no such option: {argument}")
     click = parse_cell(click_text, "--click") if click_text is not None else None
-    if template_path is None:
-        if len(numbers) != 3:
-            given = f"got {counted(len(numbers), 'argument')}" if numbers else "got none"
-            raise UsageError(
-                f"expected R C M (three integers), {given}; or --input FILE for a Code Jam batch, "
-                "or M with --template FILE"
-            )
-        rows, cols, mines = parse_case_numbers(numbers)
-        problem = LayoutProblem(rows, cols, mines, click=click)
-    else:
-        if len(numbers) != 1:
-            raise UsageError(f"with --template give only M, got {counted(len(numbers), 'argument')}")
-        from cpsolve.layout import MAX_MODEL_CELLS
-
-        sketch = read_template(template_path, max_cells=MAX_MODEL_CELLS)  # only the CP models take templates
-        try:
-            mines = int(numbers[0])
-        except ValueError:
-            raise InputError(f"M is not an integer: {numbers[0]!r}") from None
-        problem = LayoutProblem(len(sketch), len(sketch[0]), mines, template=sketch, click=click)
-        cells = problem.cell_count
-        if not 0 <= mines < cells:
-            raise InputError(f"mines must be in 0..{cells - 1} for this template of {cells} cells, got M={mines}")
-        drawn_click = LayoutProblem(problem.rows, problem.cols, mines, template=sketch).pinned_click
-        if click is not None and drawn_click is not None and drawn_click != click:
-            raise InputError(f"--click differs from the template's c cell at {drawn_click[0] + 1},{drawn_click[1] + 1}")
-    if click is not None:
-        row, col = click
-        if not (0 <= row < problem.rows and 0 <= col < problem.cols):
-            raise InputError(f"--click {row + 1},{col + 1} is outside the {problem.rows}x{problem.cols} board")
-        if problem.template is not None and problem.template[row][col] == HOLE:
-            raise InputError(f"--click {row + 1},{col + 1} is on a missing cell")
-    return problem
+    if template_path is None and len(numbers) != 3:
+        given = f"got {counted(len(numbers), 'argument')}" if numbers else "got none"
+        raise UsageError(
+            f"expected R C M (three integers), {given}; or --input FILE for a Code Jam batch, or M with --template FILE"
+        )
+    if template_path is not None and len(numbers) != 1:
+        raise UsageError(f"with --template give only M, got {counted(len(numbers), 'argument')}")
+    return answers.layout_problem(numbers, template_path, click)
 
 
 def _report_stats(result: LayoutResult) -> None:
@@ -196,21 +152,26 @@ def _report_stats(result: LayoutResult) -> None:
 
 
 def _layout_single(
-    problem: LayoutProblem, backend: str, options: SolveOptions, output_format: OutputFormat, stats: bool
+    problem: LayoutProblem,
+    backend: str | None,
+    options: SolveOptions,
+    solver: str | None,
+    output_format: OutputFormat,
+    stats: bool,
 ) -> int:
-    from cpsolve.formats import answer_lines, layout_json
-    from cpsolve.layout import Status, solve
+    from cpsolve import answers
+    from cpsolve.layout import Status
 
-    result = solve(problem, backend, options)
+    answer = answers.layout(problem, backend, options, solver)
+    result = answer.result
     if stats:
         _report_stats(result)
     if output_format is OutputFormat.json:
         from json import dumps
 
-        typer.echo(dumps(layout_json(problem, result)))
+        typer.echo(dumps(answer.json()))
     elif result.status is not Status.UNKNOWN:
-        rows = result.board.to_rows() if result.board is not None else None
-        typer.echo("\n".join(answer_lines(result.status.value, rows)))
+        typer.echo("\n".join(answer.lines()))
     if result.status is Status.UNKNOWN:
         typer.echo(f"cpsolve: time limit of {options.time_limit:g}s ran out before a verdict", err=True)
         return EXIT_TIME_LIMIT
@@ -221,6 +182,7 @@ def _layout_batch(path: str, backend: str, options: SolveOptions, output_format:
     from dataclasses import replace
     from json import dumps
 
+    from cpsolve.answers import check_model_size
     from cpsolve.formats import answer_lines, format_layout_case, layout_json, read_layout_cases
     from cpsolve.layout import LayoutProblem, Status, solve
 
@@ -228,7 +190,7 @@ def _layout_batch(path: str, backend: str, options: SolveOptions, output_format:
     undecided = 0
     for case in read_layout_cases(path):
         problem = LayoutProblem(case.rows, case.cols, case.mines)
-        _check_model_size(problem, backend, options)
+        check_model_size(problem, backend, options)
         # one model file per case: NAME-K.EXT
         case_options = options
         if options.export_model:

@@ -7,7 +7,6 @@ disagree. Every bound on an option is checked before any work starts.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 from collections.abc import Sequence
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cpsolve.answers import MAX_TIME_LIMIT
 from cpsolve.errors import InputError, UsageError
 from cpsolve.formats.values import decimal_text, shorten
 from cpsolve.game import LEVELS
@@ -23,8 +23,7 @@ from cpsolve.layout import BACKENDS, PHASES
 from cpsolve.play import PLAYERS, START_CONDITIONS
 
 if TYPE_CHECKING:
-    from cpsolve.deduce import Position
-    from cpsolve.layout import SolveOptions
+    from cpsolve.formats.puzzle import PuzzleInput
 
 __all__ = [
     "PlayerNoTotal",
@@ -50,7 +49,6 @@ __all__ = [
     "check_output_path",
     "check_output_paths",
     "same_file",
-    "check_board_size",
     "check_resume",
     "check_total_override",
     "with_total_override",
@@ -63,9 +61,6 @@ MAX_WORKERS = 256
 MAX_JOBS = 1024
 #: CP-SAT's random seed is a 32-bit signed integer.
 MAX_SEED = 2**31 - 1
-#: The longest time limit, in seconds (about eleven and a half days): far past any solve worth waiting
-#: for, and within what every backend honours exactly (MiniZinc counts milliseconds in 32 bits).
-MAX_TIME_LIMIT = 1_000_000
 #: More games, or boards, than anyone runs; catches a typo before a run that never ends.
 MAX_GAMES = 100_000_000
 MAX_BOARDS = 10_000_000
@@ -202,37 +197,6 @@ def same_file(first: str, second: str) -> bool:
         return False
 
 
-def check_board_size(rows: int, cols: int, backend: str, options: SolveOptions, plain: bool, what: str = "") -> None:
-    """A board the backend can take, checked before any work: where a CP model is built cell by cell (minizinc,
-    ``cp:ENCODING``, and cp with a template, a pinned click or a dominance other than staircase), at most
-    :data:`cpsolve.layout.MAX_MODEL_CELLS` cells. (Every board has at most ``MAX_CELLS``: checked as it is read.)
-
-    Args:
-        rows: The board's rows.
-        cols: Its columns.
-        backend: The backend that will solve it.
-        options: The solve options as given (``dominance`` None: the backend's default).
-        plain: A plain rectangle (no template, no pinned click).
-        what: How the message names the board after its size (``" (the largest of the ranges)"``).
-
-    Raises:
-        InputError: The board is larger than the backend's model takes.
-    """
-    from cpsolve.layout import MAX_MODEL_CELLS, MODEL_VARIANTS
-
-    if backend == "cp":
-        dominance = options.dominance or ("staircase" if plain else "none")
-        model = dominance != "staircase"
-        why = "with a template, a pinned click or a dominance other than staircase"
-    else:
-        model = backend == "minizinc" or backend in MODEL_VARIANTS
-        why = "(its model as written, with no dominance)" if backend == "minizinc" else "(the model alone)"
-    if model and rows * cols > MAX_MODEL_CELLS:
-        raise InputError(
-            f"a {rows}x{cols} board{what} is larger than the {MAX_MODEL_CELLS} cells the {backend} model takes {why}"
-        )
-
-
 def check_resume(resume: bool, store_path: str | None) -> None:
     """``--resume`` reads the cases a store already holds, so it needs ``--store``."""
     if resume and not store_path:
@@ -247,11 +211,11 @@ def check_total_override(mines: int | None, no_total: bool) -> None:
         raise InputError(f"--mines must be 0 or more, got {shorten(decimal_text(mines))}")
 
 
-def with_total_override(position: Position, mines: int | None, no_total: bool) -> Position:
-    """The position with the total ``--mines`` or ``--no-total`` gives it (unchanged without either)."""
+def with_total_override(puzzle: PuzzleInput, mines: int | None, no_total: bool) -> PuzzleInput:
+    """The puzzle with the total ``--mines`` or ``--no-total`` gives it (unchanged without either)."""
     if mines is None and not no_total:
-        return position
-    return dataclasses.replace(position, total=mines)
+        return puzzle
+    return puzzle.with_total(mines)
 
 
 def parse_cell(text: str, option: str) -> tuple[int, int]:

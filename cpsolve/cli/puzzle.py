@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
-import time
 from typing import Annotated
 
 import typer
@@ -15,9 +15,8 @@ from cpsolve.cli.options import (
     PuzzleNoTotal,
     check_time_limit,
     check_total_override,
-    with_total_override,
 )
-from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT
+from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, UsageError
 
 __all__ = ["puzzle"]
 
@@ -34,6 +33,24 @@ def puzzle(
     probabilities: Annotated[
         bool, typer.Option("--probabilities", help="Each unknown cell's exact chance of a mine.")
     ] = False,
+    solution: Annotated[
+        bool | None,
+        typer.Option(
+            "--solution/--no-solution",
+            help="Show a solution in the text answer (default: for a clue puzzle, not for a game position).",
+            show_default=False,
+        ),
+    ] = None,
+    width: Annotated[
+        int | None,
+        typer.Option(
+            "--width",
+            metavar="COLUMNS",
+            help="Columns the text answer may use: chances are drawn in percent where they fit, else in tenths "
+            "(default: the terminal's width, 80 when the output is not a terminal).",
+            show_default=False,
+        ),
+    ] = None,
     mines: PuzzleMines = None,
     no_total: PuzzleNoTotal = False,
     output_format: Annotated[
@@ -48,44 +65,45 @@ def puzzle(
         ),
     ] = 60.0,
 ) -> None:
-    """Solve clue puzzles: a solution or proof of none, and on request the count, what is certain and the chances.
+    """Analyse positions and clue puzzles: what is certain, the chances, a solution or proof of none, the count.
 
-    The time limit covers each puzzle's reading, building and solving. Exit 0 when every puzzle is
-    decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
+    A file is a game position unless some 0 touches an unknown cell (a game would have opened it):
+    then it is a clue puzzle. The text answer for a game position gives what is certain and the
+    chances unless --deduce or --probabilities says which, and a solution only with --solution; a
+    clue puzzle's gives its solution and what is asked. The JSON answer holds what is asked, the
+    solution and the kind. The time limit covers each puzzle's reading, building and solving. Exit 0
+    when every puzzle is decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
     """
-    from cpsolve.deduce import Analysis, analyse
-    from cpsolve.formats.puzzle import ReadingTimedOut, puzzle_json, puzzle_text, read_puzzle
+    from cpsolve import answers
     from cpsolve.formats.values import json_line
-    from cpsolve.outcome import Status
 
     check_total_override(mines, no_total)
     check_time_limit(time_limit)
+    if width is not None and width < 20:
+        raise UsageError(f"--width must be at least 20 columns, got {width}")
+    text_width = width if width is not None else shutil.get_terminal_size().columns if sys.stdout.isatty() else 80
     # read every file first: bad input fails before any answer is printed; each puzzle's reading
     # counts against its own time limit
-    puzzles = []
-    for path in files:
-        began = time.perf_counter()
-        try:
-            item, complete = read_puzzle(path, deadline=began + time_limit), True
-        except ReadingTimedOut as timed_out:  # a valid puzzle too large to build in its time
-            item, complete = timed_out.puzzle, False
-        puzzles.append((item, complete, time.perf_counter() - began))
+    reads = [answers.read_puzzle_timed(path, time_limit) for path in files]
     exit_code = EXIT_OK
-    for index, (item, complete, reading) in enumerate(puzzles):
-        position = with_total_override(item.position, mines, no_total)
-        deadline = time.perf_counter() + time_limit - reading
-        if not complete or time.perf_counter() > deadline:
-            analysis = Analysis(Status.UNKNOWN)
-        else:
-            analysis = analyse(position, count=count, backbone=deduce, probabilities=probabilities, deadline=deadline)
-        if analysis.status is Status.UNKNOWN:
+    for index, read in enumerate(reads):
+        answer = answers.puzzle(
+            read,
+            count=count,
+            deduce=deduce,
+            probabilities=probabilities,
+            mines=mines,
+            no_total=no_total,
+            time_limit=time_limit,
+            for_reading=output_format is OutputFormat.text,
+        )
+        if answer.timed_out:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
-            answer = puzzle_json(item, position, analysis, count=count, deduce=deduce, probabilities=probabilities)
-            typer.echo(json_line(answer))
+            typer.echo(json_line(answer.json()))
         else:
             if index:
                 typer.echo("")
-            typer.echo("\n".join(puzzle_text(item, position, analysis)))
+            typer.echo("\n".join(answer.text(solution=solution, width=text_width)))
         sys.stdout.flush()
     raise typer.Exit(exit_code)

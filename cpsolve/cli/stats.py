@@ -92,12 +92,12 @@ def stats(
         ]
         if given:
             raise UsageError(f"{', '.join(given)} applies to --random only, not to a FILE of boards")
-        from cpsolve.casual import CasualBoard
         from cpsolve.formats import read_casual_boards
         from cpsolve.generate import openings_and_3bv
+        from cpsolve.play.casual import Board
 
         for item in read_casual_boards(board_file):
-            board = CasualBoard.from_rows(list(item.rows))
+            board = Board.from_rows(list(item.rows), mine_chars="M*")
             openings, bbbv = openings_and_3bv(board.mines, board.present)
             values = (item.number, bbbv, openings, board.safe_count)
             if output_format is OutputFormat.json:

@@ -1,31 +1,67 @@
-"""Answers about a position: consistency, the exact count, the backbone and the probabilities.
+"""Answers about a position: a solution or proof of none, the exact count, the certain cells, the chances.
 
-All four come from one computation, the *weights*: the number of solutions, and for each unknown
-cell the number of solutions where it is a mine. A cell is surely safe when its weight is 0,
-surely a mine when its weight is the count, and its probability is weight / count.
-
-The weights combine per-component counts (:mod:`cpsolve.deduce.count`, or CP-SAT enumeration when
-a component's frontier is too wide). Without a total the components are independent, so counts
-multiply and floating cells double the count each. With a total, the count is the coefficient of
-x^m (m the mines still to place) in the product of the components' polynomials and the floating
-cells' (1 + x)^f; a cell's weight pairs its component's mine polynomial with the coefficients of
-the product of everything else. The components' polynomials are packed into integers (see
-count.py), so each product is one big-integer multiplication; the floating cells' binomials,
-whose coefficients are far larger, enter only as the few C(f, m) that the total asks for.
+One engine, two speeds. The fast engine (:mod:`cpsolve.deduce.engine`: compiled C, counting in
+doubles) reads the position once and gives every unknown cell's chance of a mine, the cells that
+are certain (exactly: a mine weight is 0.0 only when no solution puts a mine there, see the C
+file), and one solution. The exact engine (:mod:`cpsolve.deduce.weights`: Python integers) gives
+the number of solutions when a count is asked, and exact fractions when ``exact=True``. CP-SAT
+(:mod:`cpsolve.deduce.search`) runs only where neither DP can: a component whose frontier is too
+wide for both (enumeration, or one solution), and minimal conflicts (:mod:`cpsolve.deduce.conflict`).
 """
 
 from __future__ import annotations
 
-import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb, prod
 
-from cpsolve.deduce.count import ComponentCount, DeadlineReached, FrontierTooWide, count_component, unpack
-from cpsolve.deduce.position import Cell, Component, Position, reduce_position
+import numpy as np
+
+from cpsolve.cell_states import COVERED
+from cpsolve.deduce import engine
+from cpsolve.deduce.position import Cell, Position
+from cpsolve.deduce.view import View
+from cpsolve.deduce.weights import Weights, probabilities_of, weigh
+from cpsolve.errors import TimeLimitError, check_deadline
 from cpsolve.outcome import Status
 
-__all__ = ["Analysis", "Weights", "weigh", "probabilities_of", "analyse", "backbone"]
+__all__ = ["Analysis", "Chances", "analyse"]
+
+
+class Chances(Mapping[Cell, float]):
+    """Each unknown cell's chance of a mine, held as a rows x cols array (NaN off the unknown cells).
+
+    A mapping from (row, col) to the chance, so ``chances[(r, c)]`` and ``chances.items()`` read
+    like a dict; writers that draw a whole board use ``grid`` directly.
+
+    Attributes:
+        grid: The chances, rows x cols, NaN on cells that are not unknown.
+    """
+
+    def __init__(self, grid: np.ndarray):
+        self.grid = grid
+        self._cells: list[Cell] | None = None
+
+    def _listed(self) -> list[Cell]:
+        if self._cells is None:
+            rows, cols = np.nonzero(~np.isnan(self.grid))
+            self._cells = list(zip(rows.tolist(), cols.tolist(), strict=True))
+        return self._cells
+
+    def __getitem__(self, cell: Cell) -> float:
+        row, col = cell
+        if not (0 <= row < self.grid.shape[0] and 0 <= col < self.grid.shape[1]):
+            raise KeyError(cell)
+        value = float(self.grid[row, col])
+        if value != value:  # NaN: not an unknown cell
+            raise KeyError(cell)
+        return value
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self._listed())
+
+    def __len__(self) -> int:
+        return len(self._listed())
 
 
 @dataclass
@@ -39,8 +75,8 @@ class Analysis:
         count: The exact number of solutions, when asked (0 when IMPOSSIBLE).
         surely_safe: Unknown cells safe in every solution, when the backbone was asked.
         surely_mine: Unknown cells that are mines in every solution, when the backbone was asked.
-        probabilities: Each unknown cell's probability of holding a mine, every solution weighted
-            equally, when asked.
+        probabilities: Each unknown cell's chance of holding a mine, every solution weighted
+            equally, when asked: :class:`Chances` (doubles), or exact Fractions with ``exact=True``.
     """
 
     status: Status
@@ -48,227 +84,84 @@ class Analysis:
     count: int | None = None
     surely_safe: frozenset[Cell] | None = None
     surely_mine: frozenset[Cell] | None = None
-    probabilities: dict[Cell, Fraction] | None = None
+    probabilities: Mapping[Cell, float] | dict[Cell, Fraction] | None = None
 
 
-@dataclass(frozen=True)
-class Weights:
-    """The number of solutions, and for each unknown cell how many of them put a mine there."""
-
-    count: int
-    mine: dict[Cell, int]
-
-
-def _count(component: Component, by_mines: bool, deadline: float | None) -> ComponentCount:
-    try:
-        return count_component(component, by_mines, deadline)
-    except FrontierTooWide:
-        from cpsolve.deduce.search import enumerate_component
-
-        return enumerate_component(component, by_mines, deadline)
-
-
-def _binomials(n: int, low: int, high: int) -> list[int]:
-    """C(n, m) for m from low to high (empty when high < low)."""
-    if high < low:
-        return []
-    row = [comb(n, low)]
-    for m in range(low, high):
-        row.append(row[-1] * (n - m) // (m + 1))
-    return row
-
-
-def weigh(position: Position, deadline: float | None = None) -> Weights | None:
-    """Count the solutions, and the solutions with a mine on each unknown cell.
-
-    Args:
-        position: The position.
-        deadline: A ``time.perf_counter()`` value.
-
-    Returns:
-        The weights, or None when the position has no solution.
-
-    Raises:
-        DeadlineReached: The deadline passed first.
-    """
-    reduction = reduce_position(position, deadline)
-    if not reduction.consistent:
-        return None
-    by_mines = reduction.mines_left is not None
-    counts = [_count(component, by_mines, deadline) for component in reduction.components]
-    if reduction.mines_left is None:
-        weights = _weights_free(counts, reduction.floating)
-    else:
-        weights = _weights_with_total(counts, reduction.floating, reduction.mines_left - len(reduction.fixed_mines))
-    if weights is None:
-        return None
-    for cell in reduction.fixed_safe:
-        weights.mine[cell] = 0
-    for cell in reduction.fixed_mines:
-        weights.mine[cell] = weights.count
-    if deadline is not None and time.perf_counter() > deadline:
-        raise DeadlineReached
-    return weights
-
-
-def _weights_free(counts: list[ComponentCount], floating: tuple[Cell, ...]) -> Weights | None:
-    """Without a total the components are independent: counts multiply, and each floating cell
-    doubles the count and is a mine in half of it."""
-    totals = [sum(counted.ways) for counted in counts]
-    count = prod(totals) << len(floating)
-    if not count:
-        return None
-    weights: dict[Cell, int] = {}
-    for counted, total in zip(counts, totals, strict=True):
-        rest = count // total
-        for cell, ways in counted.mine_ways.items():
-            weights[cell] = ways[0] * rest
-    for cell in floating:
-        weights[cell] = count >> 1
-    return Weights(count, weights)
-
-
-def _weights_with_total(counts: list[ComponentCount], floating: tuple[Cell, ...], target: int) -> Weights | None:
-    """With a total, the count is the coefficient of x^target in the product of the components'
-    polynomials and the floating cells' (1 + x)^f (module docstring)."""
-    if target < 0:
-        return None
-    # the components' polynomials multiply as packed integers: every coefficient of a
-    # product of components counts assignments of their cells, so it stays below 2^width
-    width = sum(len(counted.cells) for counted in counts) + 1
-    packed = [sum(w << (k * width) for k, w in enumerate(counted.ways)) for counted in counts]
-    before = [1]
-    for poly in packed:
-        before.append(before[-1] * poly)
-    after = [1]
-    for poly in reversed(packed):
-        after.append(after[-1] * poly)
-    after.reverse()
-    # the floating cells hold the rest: C(f, m) ways to put m mines on them, needed only for
-    # m within reach of the total, computed once
-    f = len(floating)
-    lowest = max(0, target - width + 1)
-    row = _binomials(f, lowest, min(f, target))
-
-    def floating_ways(m: int) -> int:
-        return row[m - lowest] if lowest <= m < lowest + len(row) else 0
-
-    everything = [(k, ways) for k, ways in enumerate(unpack(before[-1], width, width)) if ways]
-    count = sum(ways * floating_ways(target - k) for k, ways in everything)
-    if not count:
-        return None
-    weights: dict[Cell, int] = {}
-    for j, counted in enumerate(counts):
-        others = unpack(before[j] * after[j + 1], width, width - len(counted.cells))
-        others_nonzero = [(t, ways) for t, ways in enumerate(others) if ways]
-        # rest[k]: ways for everything else when this component holds k mines
-        rest = [
-            sum(ways * floating_ways(target - k - t) for t, ways in others_nonzero) for k in range(len(counted.ways))
-        ]
-        for cell, ways in counted.mine_ways.items():
-            weights[cell] = sum(w * r for w, r in zip(ways, rest, strict=True) if w)
-    if floating:
-        # one floating cell a mine, the other f - 1 holding m - 1: C(f - 1, m - 1) = C(f, m) * m / f
-        each = sum(ways * (floating_ways(target - k) * (target - k) // f) for k, ways in everything)
-        for cell in floating:
-            weights[cell] = each
-    return Weights(count, weights)
-
-
-def backbone(position: Position) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
-    """The unknown cells safe in every solution and those that are mines in every solution.
-
-    The perfect player's step. Exact component counting, no CP-SAT unless a component's
-    frontier is too wide for the DP.
-
-    Returns:
-        (surely_safe, surely_mine), or None when the position has no solution.
-
-    Example:
-        >>> p = Position(1, 3, {(0, 0): 1, (0, 2): 1}, frozenset(), frozenset({(0, 1)}))
-        >>> backbone(p)
-        (frozenset(), frozenset({(0, 1)}))
-    """
-    weights = weigh(position)
-    if weights is None:
-        return None
-    return _split(weights)
-
-
-def probabilities_of(weights: Weights) -> dict[Cell, Fraction]:
-    """Each unknown cell's exact probability of a mine: its weight over the count.
-
-    Most cells share a weight (every floating cell has the same one), so each distinct
-    fraction is reduced once.
-    """
-    fractions: dict[int, Fraction] = {}
-    result = {}
-    for cell, w in weights.mine.items():
-        fraction = fractions.get(w)
-        if fraction is None:
-            fraction = fractions[w] = Fraction(w, weights.count)
-        result[cell] = fraction
-    return result
-
-
-def _split(weights: Weights) -> tuple[frozenset[Cell], frozenset[Cell]]:
-    safe, mine = [], []
-    count = weights.count
-    for cell, w in weights.mine.items():
-        if not w:
-            safe.append(cell)
-        elif w == count:
-            mine.append(cell)
-    return frozenset(safe), frozenset(mine)
+def _total_fits(position: Position) -> bool:
+    """Whether the total can hold at all: no fewer mines than are known, no more than cells to hold them."""
+    total = position.total
+    return total is None or len(position.known_mines) <= total <= len(position.known_mines) + len(position.unknown)
 
 
 def analyse(
-    position: Position,
+    position: Position | View,
     *,
     count: bool = False,
     backbone: bool = False,
     probabilities: bool = False,
+    exact: bool = False,
     deadline: float | None = None,
 ) -> Analysis:
     """Decide a position and answer what is asked about it.
 
-    A solution always comes from CP-SAT (:mod:`cpsolve.deduce.search`), which also decides
-    positions whose frontier no DP could walk; counts, backbone and probabilities come from the
-    exact weights.
+    The fast engine decides the position and gives a solution, the certain cells and the chances
+    in one pass; the exact count (and, with `exact`, exact fractions) comes from exact integer
+    counting, run only when asked.
 
     Args:
-        position: The position.
+        position: The position, as a :class:`Position` or its flat :class:`View`.
         count: Give the exact number of solutions.
         backbone: Give the cells safe, and mined, in every solution.
-        probabilities: Give each unknown cell's exact probability of holding a mine.
+        probabilities: Give each unknown cell's chance of holding a mine.
+        exact: Give the probabilities as exact Fractions, and the certain cells from the exact
+            counts (the same cells: certainty is exact either way).
         deadline: A ``time.perf_counter()`` value; past it the status is UNKNOWN (never IMPOSSIBLE).
 
     Returns:
         The analysis; the fields not asked for are None.
+
+    Example:
+        >>> p = Position(2, 2, {(0, 0): 1}, frozenset(), frozenset({(0, 1), (1, 0), (1, 1)}), total=1)
+        >>> a = analyse(p, count=True, probabilities=True)
+        >>> a.count, round(a.probabilities[(1, 1)], 6)
+        (3, 0.333333)
     """
-    weights = None
-    if count or backbone or probabilities:
-        try:
-            weights = weigh(position, deadline)
-        except DeadlineReached:
-            return Analysis(Status.UNKNOWN)
-        if weights is None:
+    if isinstance(position, Position) and not _total_fits(position):
+        return Analysis(Status.IMPOSSIBLE, count=0 if count else None)
+    view = position if isinstance(position, View) else View.from_position(position)
+    try:
+        check_deadline(deadline)
+        fast = engine.answer(view, deadline)
+        if fast is None:
             return Analysis(Status.IMPOSSIBLE, count=0 if count else None)
-    from cpsolve.deduce.search import solve_position
+        weights: Weights | None = None
+        if count or exact:
+            weights = weigh(position if isinstance(position, Position) else view.position(), deadline)
+            if weights is None:
+                from cpsolve.errors import InternalError
 
-    status, solution = solve_position(position, deadline)
-    if status is Status.IMPOSSIBLE and weights is not None:
-        from cpsolve.errors import InternalError
-
-        raise InternalError("CP-SAT found no solution where the count found some")
-    if status is not Status.POSSIBLE:
-        return Analysis(status)
-    answer = Analysis(Status.POSSIBLE, solution)
-    if weights is not None:
-        if count:
-            answer.count = weights.count
+                raise InternalError("the exact count found no solution where the fast engine found one")
+    except TimeLimitError:
+        return Analysis(Status.UNKNOWN)
+    grid = view.grid
+    mine, safe, placed = fast
+    answer = Analysis(Status.POSSIBLE, frozenset(grid.cells(np.flatnonzero(placed))))
+    if count and weights is not None:
+        answer.count = weights.count
+    if exact and weights is not None:
+        exact_chances = probabilities_of(weights)
         if backbone:
-            answer.surely_safe, answer.surely_mine = _split(weights)
+            answer.surely_safe = frozenset(cell for cell, p in exact_chances.items() if p == 0)
+            answer.surely_mine = frozenset(cell for cell, p in exact_chances.items() if p == 1)
         if probabilities:
-            answer.probabilities = probabilities_of(weights)
+            answer.probabilities = exact_chances
+        return answer
+    covered = np.frombuffer(view.state, dtype=np.uint8) == COVERED
+    if backbone:
+        answer.surely_safe = frozenset(grid.cells(np.flatnonzero(covered & (mine == 0.0))))
+        answer.surely_mine = frozenset(grid.cells(np.flatnonzero(covered & (safe == 0.0))))
+    if probabilities:
+        # a certain mine is 1 exactly (its safe weight is 0), whatever mine / count rounds to
+        chances = np.where(covered, np.where(safe == 0.0, 1.0, mine), np.nan)
+        answer.probabilities = Chances(grid.inner(chances).copy())
     return answer

@@ -23,20 +23,20 @@ Notes:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 
 from cpsolve.deduce.position import Cell, Component
+from cpsolve.errors import check_deadline
 
 __all__ = [
     "ComponentCount",
     "FrontierTooWide",
-    "DeadlineReached",
     "MAX_STATES",
     "MAX_STORED_STATES",
     "count_component",
+    "component_placement",
     "frontier_order",
     "unpack",
 ]
@@ -57,10 +57,6 @@ FEW_STATES = 100_000
 
 class FrontierTooWide(Exception):
     """The DP's state space outgrew :data:`MAX_STATES`."""
-
-
-class DeadlineReached(Exception):
-    """The deadline passed before the count was finished."""
 
 
 @dataclass(frozen=True)
@@ -304,12 +300,12 @@ def count_component(component: Component, by_mines: bool, deadline: float | None
     Args:
         component: The cells and constraints.
         by_mines: Split the counts by number of mines (needed when the total is known).
-        deadline: A ``time.perf_counter()`` value; past it, raise DeadlineReached.
+        deadline: A ``time.perf_counter()`` value; past it, raise TimeLimitError.
 
     Raises:
         FrontierTooWide: The DP would need more than MAX_STATES states at some step, or
             more than MAX_STORED_STATES in all.
-        DeadlineReached: The deadline passed.
+        TimeLimitError: The deadline passed.
 
     Example:
         >>> from cpsolve.deduce.position import Constraint
@@ -345,8 +341,7 @@ def _forward(
     transitions: list[dict[_State, tuple]] = []
     stored = 0
     for i, step in enumerate(steps):
-        if deadline is not None and time.perf_counter() > deadline:
-            raise DeadlineReached
+        check_deadline(deadline)
         following: dict[_State, int] = {}
         moves: dict[_State, tuple] = {}
         for state, ways in layers[i].items():
@@ -376,8 +371,7 @@ def _backward(
     behind: dict[_State, int] = {(): 1}
     mine_ways: dict[Cell, list[int]] = {}
     for i in range(len(order) - 1, -1, -1):
-        if deadline is not None and time.perf_counter() > deadline:
-            raise DeadlineReached
+        check_deadline(deadline)
         moves = transitions[i]
         here: dict[_State, int] = {}
         as_mine = 0
@@ -397,3 +391,61 @@ def _backward(
         mine_ways[order[i]] = unpack(as_mine, width, length)
         behind = here
     return mine_ways
+
+
+def component_placement(component: Component, mines: int | None, deadline: float | None = None) -> list[Cell]:
+    """The mines of one solution of `component` with exactly `mines` mines (any number when None).
+
+    The forward pass of :func:`count_component`, then a walk back from its last state: at each
+    cell, a transition whose earlier state can still reach the mines left to place.
+
+    Args:
+        component: The cells and constraints.
+        mines: The number of mines the solution must hold, or None for any solution.
+        deadline: A ``time.perf_counter()`` value.
+
+    Returns:
+        The cells that hold a mine; empty when no such solution exists and `mines` is 0.
+
+    Raises:
+        ValueError: No solution holds that many mines.
+        FrontierTooWide: As :func:`count_component`.
+        TimeLimitError: The deadline passed.
+
+    Example:
+        >>> from cpsolve.deduce.position import Constraint
+        >>> pair = Component(((0, 0), (0, 1)), (Constraint(((0, 0), (0, 1)), 1),))
+        >>> len(component_placement(pair, 1))
+        1
+    """
+    constraints_of = _constraints_of(component)
+    order = frontier_order(component, constraints_of)
+    steps = _steps(component, order, constraints_of)
+    n = len(order)
+    width = n + 1 if mines is not None else 0
+    layers, transitions = _forward(steps, width, deadline)
+    left = mines if mines is not None else 0
+
+    def reaches(ways: int, k: int) -> bool:
+        # ways is packed by mine count (width bits each), or a plain count when width is 0
+        if width == 0:
+            return ways > 0
+        return k >= 0 and (ways >> (k * width)) & ((1 << width) - 1) > 0
+
+    if not reaches(layers[n].get((), 0), left):
+        raise ValueError(f"no solution of the component holds {mines} mines")
+    placed: list[Cell] = []
+    current: tuple[int, ...] = ()
+    for i in range(n - 1, -1, -1):
+        check_deadline(deadline)
+        for state, (safe, mine) in transitions[i].items():
+            ways = layers[i][state]
+            if safe == current and reaches(ways, left):
+                current = state
+                break
+            if mine == current and reaches(ways, left - 1):
+                placed.append(order[i])
+                left -= 1 if width else 0
+                current = state
+                break
+    return placed

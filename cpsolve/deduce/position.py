@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from cpsolve.errors import check_deadline
 from cpsolve.grid import Cell
 
 __all__ = [
@@ -144,15 +145,6 @@ class _Neighbours:
         )
 
 
-def _check_deadline(deadline: float | None) -> None:
-    import time
-
-    if deadline is not None and time.perf_counter() > deadline:
-        from cpsolve.deduce.count import DeadlineReached
-
-        raise DeadlineReached
-
-
 class _Inconsistent(Exception):
     """A clue that cannot be satisfied, met while reducing (the position has no solution)."""
 
@@ -165,7 +157,7 @@ def reduce_position(position: Position, deadline: float | None = None) -> Reduct
         deadline: A ``time.perf_counter()`` value, read every few thousand clues.
 
     Raises:
-        DeadlineReached: The deadline passed (a puzzle of millions of cells takes seconds here).
+        TimeLimitError: The deadline passed (a puzzle of millions of cells takes seconds here).
 
     Notes:
         O(cells) apart from propagation, which touches each constraint once per fixed neighbour.
@@ -179,7 +171,7 @@ def reduce_position(position: Position, deadline: float | None = None) -> Reduct
         fixed_safe, fixed_mines = _propagate(members, needed, cell_constraints)
     except _Inconsistent:
         return Reduction(consistent=False)
-    _check_deadline(deadline)
+    check_deadline(deadline)
     components = _components(members, needed)
     floating = tuple(unknown.difference(cell_constraints))
     return Reduction(True, fixed_safe, fixed_mines, components, floating, mines_left)
@@ -202,7 +194,7 @@ def _clue_constraints(
     intersect_known = known.intersection
     for number, (clue, value) in enumerate(position.clues.items()):
         if not number % 4096:
-            _check_deadline(deadline)
+            check_deadline(deadline)
         around = intersect_unknown(table[clue])
         if known:
             value -= len(intersect_known(table[clue]))

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 from cpsolve import interrupt
-from cpsolve.deduce.count import ComponentCount, DeadlineReached
+from cpsolve.deduce.count import ComponentCount
 from cpsolve.deduce.position import NEIGHBOUR_STEPS, Cell, Component, Position
+from cpsolve.errors import TimeLimitError
 from cpsolve.outcome import Status, status_from_cp_sat
 
 __all__ = ["solve_position", "enumerate_component", "clue_sum"]
@@ -124,7 +125,7 @@ def enumerate_component(component: Component, by_mines: bool, deadline: float | 
     solution, the DP per state, so this wins on tightly constrained wide components.
 
     Raises:
-        DeadlineReached: The deadline passed before the enumeration finished.
+        TimeLimitError: The deadline passed before the enumeration finished.
     """
     from ortools.sat.python import cp_model
 
@@ -152,11 +153,11 @@ def enumerate_component(component: Component, by_mines: bool, deadline: float | 
     left = _seconds_left(deadline)
     if left is not None:
         if left <= 0:
-            raise DeadlineReached
+            raise TimeLimitError("the time limit ran out")
         solver.parameters.max_time_in_seconds = left
     code = interrupt.solve(solver, model, Tally())
     # enumeration ends OPTIMAL when every solution was seen, INFEASIBLE when there were none;
     # FEASIBLE means it stopped part-way (the time limit), so the tally is incomplete
     if status_from_cp_sat(code, model) is Status.UNKNOWN or code == cp_model.FEASIBLE:
-        raise DeadlineReached
+        raise TimeLimitError("the time limit ran out")
     return ComponentCount(component.cells, ways, mine_ways)

@@ -1,7 +1,7 @@
 """The file formats cpsolve reads and writes, each reader beside its writer.
 
 Modules:
-    lines:    line-by-line reading shared by every format (CRLF, stdin, binary and empty files).
+    lines:    line-by-line reading shared by every format (CRLF, stdin, text in memory, binary and empty files).
     codejam:  Code Jam 2014 layout batches: the input, and the ``Case #k:`` output read and written.
     template: board sketches for ``layout --template``.
     casual:   boards for the players: ACM 2003 "mines" boards, and every board cpsolve writes.
@@ -13,8 +13,7 @@ Every reader raises :class:`cpsolve.errors.InputError` naming the file and line.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from cpsolve.lazy import loader
 
 # Each name is loaded from its module on first use: a command reading Code Jam cases should not pay
 # for the clue-puzzle reader and the deduction engine it imports.
@@ -37,6 +36,8 @@ _MODULES = {
     "MAX_CELLS": "cpsolve.formats.lines",
     "display_name": "cpsolve.formats.lines",
     "read_lines": "cpsolve.formats.lines",
+    "Source": "cpsolve.formats.lines",
+    "TextSource": "cpsolve.formats.lines",
     "PuzzleInput": "cpsolve.formats.puzzle",
     "puzzle_json": "cpsolve.formats.puzzle",
     "puzzle_text": "cpsolve.formats.puzzle",
@@ -45,10 +46,7 @@ _MODULES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _MODULES:
-        return getattr(importlib.import_module(_MODULES[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = loader(__name__, _MODULES)
 
 
 __all__ = [
@@ -56,6 +54,8 @@ __all__ = [
     "MAX_CELLS",
     "display_name",
     "read_lines",
+    "Source",
+    "TextSource",
     "IMPOSSIBLE",
     "UNKNOWN",
     "LayoutCase",

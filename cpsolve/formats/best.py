@@ -17,17 +17,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from cpsolve.deduce import Position
+from cpsolve.formats.grids import ruled
 from cpsolve.formats.values import counted, fraction_text
 from cpsolve.grid import Cell
-from cpsolve.play.best import REASONS, Advice, BestGame, Candidate
-from cpsolve.symbols import HOLE, MINE, SAFE
+from cpsolve.play.best import REASONS, Advice, Candidate
+from cpsolve.play.best_games import BestGame
+from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
 
 __all__ = ["game_json", "hint_json", "hint_text", "CANDIDATE_MARKS"]
 
 #: How the guess and the other candidates are marked on the board, in their order.
 CANDIDATE_MARKS = "ABCDEFGH"
-#: A certain safe cell and a certain mine on the board.
-SAFE_MARK, MINE_MARK = "S", "M"
+#: A certain safe cell and a certain mine on the board (the marks ``puzzle`` and the game draw too).
+SAFE_MARK, MINE_MARK = CERTAIN_SAFE, CERTAIN_MINE
 #: After a clue of the contradictory set.
 CONFLICT_MARK = "!"
 
@@ -102,15 +104,10 @@ def _board(position: Position, advice: Advice) -> list[str]:
     for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates, strict=False):
         marks[candidate.cell] = mark
     conflict = set(advice.conflict.clues) if advice.conflict else set()
-    cols = position.cols
-    tens = "".join(f"{(c + 1) // 10 or ' '} " if (c + 1) >= 10 else "  " for c in range(cols)).rstrip()
-    lines = []
-    if cols >= 10:
-        lines.append("    " + tens)
-    lines.append("    " + "".join(f"{(c + 1) % 10} " for c in range(cols)).rstrip())
+    rows = []
     for r in range(position.rows):
         cells = []
-        for c in range(cols):
+        for c in range(position.cols):
             cell = (r, c)
             if cell in position.clues:
                 cells.append(str(position.clues[cell]) + (CONFLICT_MARK if cell in conflict else " "))
@@ -120,8 +117,8 @@ def _board(position: Position, advice: Advice) -> list[str]:
                 cells.append(marks.get(cell, SAFE) + " ")
             else:
                 cells.append(HOLE + " ")
-        lines.append(f"{r + 1:>3} " + "".join(cells).rstrip())
-    return lines
+        rows.append(cells)
+    return ruled(rows, 2)
 
 
 def _cells(cells: Iterable[Cell]) -> str:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cpsolve.errors import InputError
-from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.formats.values import ascii_int, counted, describe_char, shorten
 from cpsolve.symbols import CLICK, CONTEST_MINE, HOLE, MINE, SAFE
 
@@ -91,7 +91,7 @@ def _block(first: tuple[int, str], lines: Iterator[tuple[int, str]], name: str, 
     return rows, True
 
 
-def read_casual_boards(path: str) -> Iterator[CasualInput]:
+def read_casual_boards(path: Source) -> Iterator[CasualInput]:
     """Stream the boards of a player's input, in any of the forms above.
 
     Trailing whitespace is ignored, and blank lines between boards.
@@ -269,7 +269,7 @@ def casual_json(number: int, cells: int, result: Any) -> dict[str, Any]:
     Args:
         number: The board's number in the file.
         cells: How many cells the board has.
-        result: Its :class:`cpsolve.casual.CasualResult`.
+        result: Its :class:`cpsolve.play.casual.CasualResult`.
     """
     click = [result.click[0] + 1, result.click[1] + 1] if result.click else None
     return {

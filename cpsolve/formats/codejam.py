@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cpsolve.errors import InputError
-from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.formats.values import ascii_int, counted, decimal_text, shorten
 
 __all__ = [
@@ -82,7 +82,7 @@ def parse_case_numbers(fields: list[str], source: str | None = None, line: int |
     return rows, cols, mines
 
 
-def read_layout_cases(path: str) -> Iterator[LayoutCase]:
+def read_layout_cases(path: Source) -> Iterator[LayoutCase]:
     """Stream the cases of a Code Jam layout input: a line T, then T lines ``R C M``.
 
     Blank lines are skipped. A T that does not match the number of case lines, junk, or a case

@@ -6,6 +6,12 @@ written as C characters or C tokens separated by spaces. Cells: ``0``-``8`` a cl
 ``?`` ``-`` ``_`` ``X`` unknown, ``#`` no cell, ``*`` ``F`` a known mine. Blank lines, trailing
 whitespace, CRLF and a byte-order mark are ignored.
 
+A file is a **game position** (what a player sees: numbers, covered cells, flags) unless some
+``0`` touches an unknown cell: a game opens every neighbour of a ``0`` it shows (the opening
+cascade), so such a file can only be a **clue puzzle**. The text answer leads a game position with
+what a player can use (the certain cells, then the chances) and gives a solution on request; a clue
+puzzle's answer is its solution.
+
 Example:
     >>> _row_cells("1 . *", "p.txt", 1), _row_cells("1.*", "p.txt", 2)
     ('1.*', '1.*')
@@ -13,28 +19,33 @@ Example:
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
-from cpsolve.deduce import Analysis, Position
-from cpsolve.errors import InputError, TimeLimitError
-from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.deduce import Analysis, Position, View
+from cpsolve.errors import InputError
+from cpsolve.formats.grids import ruled, ruled_width
+from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.formats.values import ascii_int, counted, decimal_text, describe_char, shorten
 from cpsolve.outcome import Status
-from cpsolve.symbols import HOLE, MINE, SAFE
+from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
 
 __all__ = [
+    "GAME_POSITION",
+    "CLUE_PUZZLE",
     "CLUE_CHARS",
     "UNKNOWN_CHARS",
     "MINE_CHARS",
     "PuzzleInput",
-    "ReadingTimedOut",
     "read_puzzle",
     "STATUS_WORDS",
     "draw_solution",
+    "draw_position",
+    "position_json",
     "puzzle_json",
     "puzzle_text",
 ]
@@ -46,27 +57,61 @@ _CELL_CHARS = frozenset(CLUE_CHARS + UNKNOWN_CHARS + MINE_CHARS + HOLE)
 
 #: How each status is worded for a clue puzzle.
 STATUS_WORDS = {Status.POSSIBLE: "solved", Status.IMPOSSIBLE: "no_solution", Status.UNKNOWN: "unknown"}
+#: A file with no ``0`` beside an unknown cell: what a game can show (module docstring).
+GAME_POSITION = "game_position"
+#: A file with a ``0`` beside an unknown cell: no game shows that, so it is a clue puzzle.
+CLUE_PUZZLE = "clue_puzzle"
 
 
 @dataclass(frozen=True)
 class PuzzleInput:
-    """One puzzle file: its name in messages and the position it states (the header's total, if any)."""
+    """One puzzle file: its name in messages and the position it states (the header's total, if any).
 
-    name: str
-    position: Position
-
-
-class ReadingTimedOut(TimeLimitError):
-    """The time limit ran out while a valid puzzle's position was being built.
+    The position is read into the flat :class:`cpsolve.deduce.View` the fast engine takes, in a few
+    array operations however large the puzzle; the :class:`cpsolve.deduce.Position` (cells as
+    (row, col) sets) is built from it only when something asks for it.
 
     Attributes:
-        puzzle: The file's name and a position of the puzzle's size and total with no cells
-            listed: enough to word the ``unknown`` answer, never to be analysed.
+        name: The file's name in messages (``<stdin>`` for ``-``).
+        view: The position, flat.
     """
 
-    def __init__(self, name: str, rows: int, cols: int, total: int | None):
-        super().__init__(f"{name}: the time limit ran out while reading the puzzle")
-        self.puzzle = PuzzleInput(name, Position(rows, cols, {}, frozenset(), frozenset(), total))
+    name: str
+    view: View
+
+    @cached_property
+    def position(self) -> Position:
+        """The position as a :class:`cpsolve.deduce.Position`."""
+        return self.view.position()
+
+    @cached_property
+    def kind(self) -> str:
+        """:data:`CLUE_PUZZLE` when some ``0`` has an unknown neighbour (no game shows one), else
+        :data:`GAME_POSITION`."""
+        import numpy as np
+
+        view = self.view
+        state = np.frombuffer(view.state, dtype=np.uint8)
+        zeros = np.flatnonzero((state == CLEARED) & (np.frombuffer(view.shown, dtype=np.uint8) == 0))
+        # the padded border is absent, so every zero's eight neighbours are cells of the flat array
+        around = zeros[:, None] + view.offsets[None, :]
+        return CLUE_PUZZLE if bool((state[around] == COVERED).any()) else GAME_POSITION
+
+    @property
+    def total(self) -> int | None:
+        """The total number of mines, or None when the puzzle does not state it."""
+        return None if self.view.total < 0 else self.view.total
+
+    def with_total(self, total: int | None) -> PuzzleInput:
+        """The same puzzle with another total (None: unknown).
+
+        Raises:
+            ValueError: If `total` is negative.
+        """
+        if total is not None and total < 0:
+            raise ValueError(f"a total of mines cannot be negative, got {total}")
+        view = View(self.view.grid, self.view.state, self.view.shown, -1 if total is None else total)
+        return replace(self, view=view)
 
 
 def _row_cells(text: str, name: str, line: int) -> str:
@@ -121,7 +166,7 @@ def _header(lines: list[tuple[int, str]]) -> tuple[tuple[int, int, int | None], 
     return None
 
 
-def read_puzzle(path: str, deadline: float | None = None) -> PuzzleInput:
+def read_puzzle(path: Source) -> PuzzleInput:
     """Read one clue puzzle.
 
     A first line (or two) of numbers is a header when the grid after it has the shape it says;
@@ -129,14 +174,11 @@ def read_puzzle(path: str, deadline: float | None = None) -> PuzzleInput:
     row, not a header).
 
     Args:
-        path: The file, or ``-`` for standard input.
-        deadline: A ``time.perf_counter()`` value past which building the position stops (the
-            whole file is still checked first, so bad input is reported whatever the limit).
+        path: The file, ``-`` for standard input, or a :class:`cpsolve.formats.lines.TextSource`.
 
     Raises:
         InputError: Naming the file and line: ragged rows, another character, a header that
-            disagrees with the grid, a digit 9, an empty or binary file.
-        ReadingTimedOut: The deadline passed while the (valid) position was being built.
+            disagrees with the grid or states a negative total, a digit 9, an empty or binary file.
     """
     name = display_name(path)
     lines = [(number, text.strip()) for number, text in read_lines(path) if text.strip()]
@@ -187,78 +229,51 @@ def read_puzzle(path: str, deadline: float | None = None) -> PuzzleInput:
                 ) from None
     if len(rows) * len(rows[0]) > MAX_CELLS:
         raise InputError(f"{len(rows)}x{len(rows[0])} is larger than {MAX_CELLS} cells", name, lines[0][0])
-    position = _position(rows, total, deadline)
-    if position is None:
-        raise ReadingTimedOut(name, len(rows), len(rows[0]), total)
-    return PuzzleInput(name, position)
+    if total is not None and total < 0:
+        raise InputError(f"header's total of mines must be 0 or more, got {_shown(total)}", name, lines[0][0])
+    return PuzzleInput(name, _view(rows, total))
 
 
-#: Each cell character's code: 0-8 a clue, then unknown, known mine, no cell (numpy lookup table).
-_UNKNOWN_CODE, _MINE_CODE, _HOLE_CODE = 9, 10, 11
+#: Each cell character's state on the flat layout (:mod:`cpsolve.cell_states`), and the number a
+#: clue character shows (numpy lookup tables, built once).
+_STATE_OF: Any = None
+_NUMBER_OF: Any = None
 
 
-def _code_table() -> Any:
-    import numpy as np
+def _tables() -> tuple[Any, Any]:
+    global _STATE_OF, _NUMBER_OF
+    if _STATE_OF is None:
+        import numpy as np
 
-    table = np.full(128, _HOLE_CODE, dtype=np.uint8)
-    for ch in CLUE_CHARS:
-        table[ord(ch)] = int(ch)
-    for chars, code in ((UNKNOWN_CHARS, _UNKNOWN_CODE), (MINE_CHARS, _MINE_CODE)):
-        for ch in chars:
-            table[ord(ch)] = code
-    return table
+        state = np.full(128, ABSENT, dtype=np.uint8)
+        number = np.zeros(128, dtype=np.uint8)
+        for ch in CLUE_CHARS:
+            state[ord(ch)] = CLEARED
+            number[ord(ch)] = int(ch)
+        for ch in UNKNOWN_CHARS:
+            state[ord(ch)] = COVERED
+        for ch in MINE_CHARS:
+            state[ord(ch)] = FLAGGED
+        _STATE_OF, _NUMBER_OF = state, number
+    return _STATE_OF, _NUMBER_OF
 
 
-#: Cells classified between two looks at the deadline while a position is built (about 0.1 s of work).
-_CELLS_PER_STEP = 250_000
+def _view(rows: list[str], total: int | None) -> View:
+    """The flat view of validated rows (ASCII cell characters, all one width): two table lookups.
 
-
-def _position(rows: list[str], total: int | None, deadline: float | None = None) -> Position | None:
-    """The position of validated rows (ASCII cell characters, all one width), or None past `deadline`.
-
-    Built with numpy: a Python loop over the cells of a 3000x3000 puzzle took most of its 13 s
-    of reading; here the cells are classified in one lookup and only the tuples are Python. The
-    tuples of a few million cells still take seconds, so they are made a band of rows at a time
-    with a look at the deadline between bands: the time limit covers the reading.
+    A Python loop over the cells of a 3000x3000 puzzle took seconds; these array operations take a
+    fraction of one, so reading needs no look at the clock.
     """
     import numpy as np
 
-    def late() -> bool:
-        return deadline is not None and time.perf_counter() > deadline
+    from cpsolve.grid import PaddedGrid
 
-    height, width = len(rows), len(rows[0])
-    codes = _code_table()[np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)].reshape(height, width)
-    clue_cells: list[tuple[int, int]] = []
-    clue_values: list[int] = []
-    mine_cells: list[tuple[int, int]] = []
-    unknown_cells: list[tuple[int, int]] = []
-
-    def add(cells: list[tuple[int, int]], mask: Any, top: int) -> None:
-        where = np.nonzero(mask)
-        cells.extend(zip((where[0] + top).tolist(), where[1].tolist(), strict=True))
-
-    band = max(1, _CELLS_PER_STEP // width)
-    for top in range(0, height, band):
-        if late():
-            return None
-        block = codes[top : top + band]
-        clue_mask = block <= 8
-        add(clue_cells, clue_mask, top)
-        clue_values.extend(block[clue_mask].tolist())
-        add(mine_cells, block == _MINE_CODE, top)
-        add(unknown_cells, block == _UNKNOWN_CODE, top)
-    if late():
-        return None
-    clues = dict(zip(clue_cells, clue_values, strict=True))
-    del clue_cells, clue_values
-    if late():
-        return None
-    mines = frozenset(mine_cells)
-    unknown = frozenset(unknown_cells)
-    del mine_cells, unknown_cells
-    if late():
-        return None
-    return Position(height, width, clues, mines, unknown, total)
+    grid = PaddedGrid(len(rows), len(rows[0]))
+    chars = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(grid.rows, grid.cols)
+    state_of, number_of = _tables()
+    state = grid.pad(state_of[chars], ABSENT)
+    shown = grid.pad(number_of[chars])
+    return View(grid, bytearray(state.tobytes()), bytearray(shown.tobytes()), -1 if total is None else total)
 
 
 def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int]], str]] = ()) -> Any:
@@ -270,7 +285,7 @@ def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int
     """
     import numpy as np
 
-    grid = np.full((position.rows, position.cols), HOLE, dtype="<U1")
+    grid = np.full((position.rows, position.cols), HOLE, dtype="<U2")  # a mark may be a percentage
 
     def put(cells: Iterable[tuple[int, int]], values: Any) -> None:
         cells = list(cells)
@@ -286,51 +301,89 @@ def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int
     return grid
 
 
-def draw_solution(position: Position, solution: frozenset[tuple[int, int]]) -> list[str]:
+def draw_solution(position: Position | View, solution: frozenset[tuple[int, int]]) -> list[str]:
     """The solved grid: clues kept, ``*`` every mine, ``.`` safe unknown cells, ``#`` no cell."""
-    return ["".join(row) for row in _char_grid(position, [(solution, MINE)])]
+    if isinstance(position, Position):
+        return ["".join(row) for row in _char_grid(position, [(solution, MINE)])]
+    import numpy as np
+
+    view = position
+    grid = view.grid
+    state = grid.inner(np.frombuffer(view.state, dtype=np.uint8))
+    shown = grid.inner(np.frombuffer(view.shown, dtype=np.uint8))
+    chars = np.full(state.shape, ord(HOLE), dtype=np.uint8)
+    chars[state == COVERED] = ord(SAFE)
+    chars[state == FLAGGED] = ord(MINE)
+    clues = state == CLEARED
+    chars[clues] = shown[clues] + ord("0")
+    if solution:
+        rows, cols = zip(*solution, strict=True)
+        chars[list(rows), list(cols)] = ord(MINE)
+    text = chars.tobytes().decode("ascii")
+    width = grid.cols
+    return [text[k : k + width] for k in range(0, len(text), width)]
+
+
+def draw_position(position: Position) -> list[str]:
+    """The position in the puzzle format, a character a cell: clues, ``*`` known mines, ``.`` unknown, ``#`` no cell."""
+    return ["".join(row) for row in _char_grid(position)]
+
+
+def position_json(position: Position) -> dict[str, Any]:
+    """A position as read, every way of writing it made one (the web app's Analyse page draws it).
+
+    Keys: ``rows``, ``cols``, ``total_mines`` (null without a total) and ``grid`` (:func:`draw_position`).
+    """
+    return {
+        "rows": position.rows,
+        "cols": position.cols,
+        "total_mines": position.total,
+        "grid": draw_position(position),
+    }
 
 
 def _one_based(cells: frozenset[tuple[int, int]]) -> list[list[int]]:
     return [[r + 1, c + 1] for r, c in sorted(cells)]
 
 
-def _probability_rows(position: Position, probabilities: dict[tuple[int, int], Fraction]) -> list[list[float | None]]:
+def _probability_rows(view: View, chances: Mapping[tuple[int, int], float | Fraction]) -> list[list[float | None]]:
     """Rows of probabilities: 1 on known mines, null on clues and holes."""
-    rows = []
-    for r in range(position.rows):
-        row: list[float | None] = []
-        for c in range(position.cols):
-            cell = (r, c)
-            if cell in probabilities:
-                row.append(float(probabilities[cell]))
-            elif cell in position.known_mines:
-                row.append(1.0)
-            else:
-                row.append(None)
-        rows.append(row)
-    return rows
+    import numpy as np
+
+    from cpsolve.deduce import Chances
+
+    grid = view.grid
+    if isinstance(chances, Chances):
+        values = chances.grid
+    else:
+        values = np.full((grid.rows, grid.cols), np.nan)
+        for (row, col), chance in chances.items():
+            values[row, col] = float(chance)
+    flagged = grid.inner(np.frombuffer(view.state, dtype=np.uint8)) == FLAGGED
+    rows = np.where(flagged, 1.0, values).tolist()
+    return [[None if value != value else value for value in row] for row in rows]  # NaN is null
 
 
 def puzzle_json(
-    puzzle: PuzzleInput, position: Position, analysis: Analysis, *, count: bool, deduce: bool, probabilities: bool
+    puzzle: PuzzleInput, analysis: Analysis, *, count: bool, deduce: bool, probabilities: bool
 ) -> dict[str, Any]:
     """The JSON object of one puzzle's answer (``puzzle --format json``, one per line).
 
     Args:
-        puzzle: The file read.
-        position: The position analysed (its total after ``--mines`` / ``--no-total``).
+        puzzle: The puzzle analysed (its total after ``--mines`` / ``--no-total``).
         analysis: The engine's answer.
         count: Whether ``count`` was asked; likewise `deduce` and `probabilities`.
     """
+    view = puzzle.view
     solved = analysis.status is Status.POSSIBLE
     answer: dict[str, Any] = {
         "file": puzzle.name,
-        "rows": position.rows,
-        "cols": position.cols,
-        "total_mines": position.total,
+        "rows": view.grid.rows,
+        "cols": view.grid.cols,
+        "total_mines": puzzle.total,
         "status": STATUS_WORDS[analysis.status],
-        "solution": draw_solution(position, analysis.solution) if solved and analysis.solution is not None else None,
+        "kind": puzzle.kind,
+        "solution": draw_solution(view, analysis.solution) if solved and analysis.solution is not None else None,
     }
     if count:
         answer["count"] = analysis.count
@@ -339,24 +392,27 @@ def puzzle_json(
         answer["surely_mine"] = _one_based(analysis.surely_mine) if analysis.surely_mine is not None else None
     if probabilities:
         answer["probabilities"] = (
-            _probability_rows(position, analysis.probabilities) if analysis.probabilities is not None else None
+            _probability_rows(view, analysis.probabilities) if analysis.probabilities is not None else None
         )
     return answer
 
 
-#: The marks of the text answer's boards: a cell safe, or a mine, in every solution; a clue in the probability board.
-SURELY_SAFE, SURELY_MINE, CLUE_IN_CHANCES = "s", "F", "-"
+#: The marks of the text answer's boards: a cell safe, or a mine, in every solution (the marks ``hint``
+#: and the game draw); a clue in the chances board.
+SURELY_SAFE, SURELY_MINE, CLUE_IN_CHANCES = CERTAIN_SAFE, CERTAIN_MINE, "-"
 #: How many of the cells tied for the lowest chance of a mine are named (the rest are counted).
 _LOWEST_SHOWN = 3
-
-
-def _spaced(grid: Any) -> list[str]:
-    """Rows with a space between cells: 2 characters a cell, so expert (30 wide) takes 59 columns."""
-    return [" ".join(row) for row in grid]
+#: The width the text answer fits when none is given (a terminal's usual width).
+TEXT_WIDTH = 80
 
 
 def _where(cells: Iterable[tuple[int, int]]) -> str:
     return ", ".join(f"({r + 1},{c + 1})" for r, c in cells)
+
+
+def _board(grid: Any, cell_width: int) -> list[str]:
+    """A character grid drawn with its row and column numbers, each cell right-aligned in `cell_width`."""
+    return ruled([[f"{ch:>{cell_width - 1}} " for ch in row] for row in grid], cell_width)
 
 
 def _certain_lines(position: Position, safe: frozenset[tuple[int, int]], mine: frozenset[tuple[int, int]]) -> list[str]:
@@ -365,33 +421,47 @@ def _certain_lines(position: Position, safe: frozenset[tuple[int, int]], mine: f
     return [
         f"certain: {counted(len(safe), 'safe cell')} ({SURELY_SAFE}), {counted(len(mine), 'mine')} ({SURELY_MINE}), "
         f"{undecided} undecided ({SAFE})",
-        *_spaced(_char_grid(position, [(safe, SURELY_SAFE), (mine, SURELY_MINE)])),
+        *_board(_char_grid(position, [(safe, SURELY_SAFE), (mine, SURELY_MINE)]), 2),
     ]
 
 
-def _tenths(chance: Fraction) -> str:
-    """The glyph of a cell's chance of a mine: its mark when certain, else the tenths rounded down (0 to 9)."""
+def _chance_mark(chance: float | Fraction, percent: bool) -> str:
+    """A cell's chance of a mine: its mark when certain; else the percentage rounded into 1-99, or
+    the tenths rounded down (0 to 9)."""
     if chance == 0:
         return SURELY_SAFE
     if chance == 1:
         return SURELY_MINE
-    return str(chance.numerator * 10 // chance.denominator)
+    if percent:
+        return str(min(99, max(1, round(float(chance) * 100))))
+    return str(min(9, int(float(chance) * 10 + 1e-9)))  # 0.3 in doubles is just under 3/10
 
 
-def _chance_lines(position: Position, chances: dict[tuple[int, int], Fraction]) -> list[str]:
-    """The chance of a mine on every unknown cell, one character each, and the lowest chance in full."""
-    glyphs: dict[str, list[tuple[int, int]]] = {}
+def percent_width(cols: int) -> int:
+    """The text width from which the chances of a board `cols` wide are drawn as percentages."""
+    return ruled_width(cols, 3)
+
+
+def _chance_lines(position: Position, chances: Mapping[tuple[int, int], float | Fraction], width: int) -> list[str]:
+    """The chance of a mine on every unknown cell, as percentages where `width` holds three columns a
+    cell (else tenths), the lowest chance in full, and where the exact values are."""
+    percent = position.cols < 100 and percent_width(position.cols) <= width
+    marks: dict[str, list[tuple[int, int]]] = {}
     for cell, chance in chances.items():
-        glyphs.setdefault(_tenths(chance), []).append(cell)
+        marks.setdefault(_chance_mark(chance, percent), []).append(cell)
     grid = _char_grid(
-        position, [(position.clues.keys(), CLUE_IN_CHANCES), *((cells, ch) for ch, cells in glyphs.items())]
+        position, [(position.clues.keys(), CLUE_IN_CHANCES), *((cells, mark) for mark, cells in marks.items())]
+    )
+    scale = (
+        "chance of a mine in percent, rounded (1 to 99 when not certain);"
+        if percent
+        else "chance of a mine in tenths: 0 under 10%, 1 from 10% to 20%, ..., 9 90% or more;"
     )
     lines = [
-        "chance of a mine in tenths: 0 under 10%, 1 from 10% to 20%, ..., 9 90% or more;",
+        scale,
         f"{SURELY_SAFE} safe and {SURELY_MINE} a mine in every solution, {CLUE_IN_CHANCES} a clue, "
-        f"{MINE} a known mine, "
-        f"{HOLE} no cell",
-        *_spaced(grid),
+        f"{MINE} a known mine, {HOLE} no cell",
+        *_board(grid, 3 if percent else 2),
     ]
     open_chances = [(chance, cell) for cell, chance in chances.items() if 0 < chance < 1]
     if open_chances:
@@ -400,22 +470,41 @@ def _chance_lines(position: Position, chances: dict[tuple[int, int], Fraction]) 
         more = len(cells) - _LOWEST_SHOWN
         named = _where(cells[:_LOWEST_SHOWN]) + (f" and {more} more" if more > 0 else "")
         lines.append(f"lowest chance: {float(lowest) * 100:.1f}% at {named}")
+    if percent or position.cols >= 100:
+        lines.append("each cell's chance in full: --format json --probabilities")
+    else:
+        lines.append(f"in percent from --width {percent_width(position.cols)}; in full: --format json --probabilities")
     return lines
 
 
-def puzzle_text(puzzle: PuzzleInput, position: Position, analysis: Analysis) -> list[str]:
-    """One puzzle's answer for people: a title line, what was asked, and a solution.
+def puzzle_text(
+    puzzle: PuzzleInput,
+    position: Position,
+    analysis: Analysis,
+    *,
+    solution: bool | None = None,
+    width: int = TEXT_WIDTH,
+) -> list[str]:
+    """One puzzle's answer for people: a title line, what was found, and for a clue puzzle a solution.
 
-    What is certain comes first, drawn on the board (``s`` safe and ``F`` a mine in every
-    solution, ``.`` undecided); then the chance of a mine on each unknown cell, one character a
-    cell (tenths, rounded down), with the lowest chance in full; then one solution, labelled as
-    one of several when the count says so. Boards with marks put a space between cells, so
-    expert (30 columns) fits in 59 characters; rows and columns in the text are 1-based.
+    What is certain comes first, drawn on the board (``S`` safe and ``M`` a mine in every
+    solution, ``.`` undecided); then the chance of a mine on each unknown cell, one mark a cell:
+    its percentage where `width` holds three columns a cell, else its tenths (rounded down), with
+    the lowest chance in full; then one solution, labelled as one of several when the count says
+    so. The boards carry their row and column numbers (1-based, as every cell in the text).
+
+    Args:
+        puzzle: The file read (its name and kind).
+        position: The position analysed (its total after ``--mines`` / ``--no-total``).
+        analysis: The engine's answer.
+        solution: Show the solution: by default for a clue puzzle and not for a game position,
+            whose one solution among many is no help to a player.
+        width: The columns the answer may use (the chances are drawn as percentages when they fit).
     """
     total = "no total" if position.total is None else counted(position.total, "mine")
-    lines = [
-        f"{puzzle.name}: {position.rows}x{position.cols}, {total}: {STATUS_WORDS[analysis.status].replace('_', ' ')}"
-    ]
+    game = puzzle.kind == GAME_POSITION
+    word = "game position" if game and analysis.status is Status.POSSIBLE else STATUS_WORDS[analysis.status]
+    lines = [f"{puzzle.name}: {position.rows}x{position.cols}, {total}: {word.replace('_', ' ')}"]
     if analysis.status is Status.UNKNOWN:
         lines[0] += " (time limit reached)"
         return lines
@@ -424,8 +513,8 @@ def puzzle_text(puzzle: PuzzleInput, position: Position, analysis: Analysis) -> 
     if analysis.surely_safe is not None and analysis.surely_mine is not None:
         lines.extend(_certain_lines(position, analysis.surely_safe, analysis.surely_mine))
     if analysis.probabilities is not None:
-        lines.extend(_chance_lines(position, analysis.probabilities))
-    if analysis.solution is not None:
+        lines.extend(_chance_lines(position, analysis.probabilities, width))
+    if analysis.solution is not None and (solution if solution is not None else not game):
         unique = analysis.count == 1 or (
             analysis.surely_safe is not None
             and analysis.surely_mine is not None

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from cpsolve.errors import InputError
-from cpsolve.formats.lines import MAX_CELLS, display_name, read_lines
+from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.symbols import CLICK, HOLE, TEMPLATE_CHARS
 
 __all__ = ["read_template"]
 
 
-def read_template(path: str, max_cells: int = MAX_CELLS) -> tuple[str, ...]:
+def read_template(path: Source, max_cells: int = MAX_CELLS) -> tuple[str, ...]:
     """Read a board sketch for ``layout --template``.
 
     One character per cell: ``#`` no cell, ``*`` a mine, ``.`` safe, ``?`` either, ``c`` the click.
@@ -17,7 +17,7 @@ def read_template(path: str, max_cells: int = MAX_CELLS) -> tuple[str, ...]:
     longest is padded with ``#`` (no cell), so a ragged sketch draws a non-rectangular board.
 
     Args:
-        path: The sketch's file, ``-`` for stdin.
+        path: The sketch's file, ``-`` for stdin, or a :class:`cpsolve.formats.lines.TextSource`.
         max_cells: The largest bounding rectangle (rows x longest row) accepted; checked line by
             line as the sketch is read, so an oversized sketch is refused before it is padded.
 

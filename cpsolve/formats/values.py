@@ -124,6 +124,10 @@ def fraction_text(value: Fraction | float) -> str:
     return f"{decimal_text(value.numerator)}/{decimal_text(value.denominator)}"
 
 
+#: The items json_line must look into: integers (maybe too long for json.dumps) and lists.
+_NEEDS_LOOK = frozenset({int, list})
+
+
 def json_line(payload: dict[str, Any]) -> str:
     """``json.dumps(payload)``, with any integer value written whole however large.
 
@@ -137,6 +141,10 @@ def json_line(payload: dict[str, Any]) -> str:
             big.append(value)
             return f"\0big{len(big) - 1}\0"
         if isinstance(value, list):
+            # a list with no integer and no list in it (a row of chances, a board's rows) is passed on
+            # whole; the types are gathered in C, not item by item
+            if not _NEEDS_LOOK.intersection(map(type, value)):
+                return value
             return [swap(item) for item in value]
         return value
 

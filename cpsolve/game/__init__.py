@@ -8,7 +8,8 @@ Modules:
     assist:  the solver's help for a view, each answer taken from the library: mine chances,
              the safety of a move ("was that a guess?"), whether a board needed a guess, and the
              best player's hint.
-    app:     the Textual application (imported only by the ``game`` command).
+    app:     the Textual application (imported only by the ``game`` command): its lines, keys and jobs.
+    board:   the board widget: the cells, their marks and chances, the row and column numbers.
 
 This package's top level imports nothing, so the command line can list the levels for free.
 """

@@ -4,86 +4,54 @@ The rules and the counters are the session's; every piece of help is :mod:`cpsol
 computed in a Textual thread worker with a deadline while the screen goes on (a spinner and the
 seconds spent show on the info line), and dropped if the game moved on meanwhile.
 
-The screen, top to bottom: the title (board, kind, seed), the board (scrolls when the terminal is
-too small; three columns a cell, two when three do not fit), the status line (``playing``,
-``won`` or ``lost``, the mine counter, time, clicks), the verdict line ("was that a guess?"),
-the info line (the chances, the hint, or the solver's progress) and the keys. The end screen is a
-dialog over the board.
+The screen, top to bottom: the title (board, kind, seed); the board with its row numbers on the
+left and its column numbers above (every column when a cell is three characters wide, the first
+and every fifth when two), scrolling when the terminal is too small; the status line (``playing``,
+``won`` or ``lost``, the mine counter, time, clicks, and the cell under the cursor with its exact
+mine chance while the chances are shown); the verdict line ("was that a guess?"); the info line
+(the hint, the solver's progress, or why a key did nothing); the chances' key while they are
+shown; and the keys. The end screen is a dialog over the board.
 
-Colours: every cell paints its own background and foreground (slate covered cells, light cleared
-cells with dark numbers), so the board reads the same on dark and light terminals; marks carry a
-letter as well as a colour.
+Every line is drawn from the state it shows, the Textual way: the cursor, the session's version,
+the shown overlays and the messages are reactive attributes, and their ``watch_*`` methods redraw
+what depends on them. A message remembers the version of the game it was said about, so a move,
+a flag or an undo takes it away with the state it described.
+
+The board, its marks and its chances: :mod:`cpsolve.game.board`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import ScrollableContainer
 from textual.css.query import NoMatches
 from textual.geometry import Region, Size
+from textual.reactive import var
 from textual.screen import ModalScreen
-from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.formats.values import counted
 from cpsolve.game import assist
-from cpsolve.game.session import (
-    SHOWN_EXPLODED,
-    SHOWN_FLAG,
-    SHOWN_MINE,
-    SHOWN_WRONG_FLAG,
-    Dealer,
-    Move,
-    Session,
-    Summary,
-)
+from cpsolve.game.board import GUESS_MARK, MINE_MARK, SAFE_MARK, Board, Field, cell_name, chance_legend, percent
+from cpsolve.game.session import Dealer, Move, Session, Summary
 from cpsolve.grid import Cell
 
-__all__ = ["GameApp", "EndScreen", "Board", "describe_safety", "percent"]
+__all__ = ["GameApp", "EndScreen", "describe_safety", "end_text"]
 
-#: Each number's colour on the light cleared cells (the classic hues, darkened to read on light grey).
-NUMBER_COLOURS = {
-    1: "#1d4ed8",
-    2: "#15803d",
-    3: "#c62828",
-    4: "#312e81",
-    5: "#7f1d1d",
-    6: "#0f766e",
-    7: "#111111",
-    8: "#4b5563",
-}
-#: Backgrounds, in a faint checker so columns can be counted.
-COVERED_BG = ("#56637a", "#5f6c84")
-CLEARED_BG = ("#dfe3e9", "#d4d9e1")
-#: The mark on the first click a board was dealt for, until the first move.
-START_MARK = "o"
-#: The hint's marks: a certainly safe cell (like the start: click here), a certain mine, the guess.
-HINT_SAFE, HINT_MINE, HINT_GUESS = "o", "!", "?"
 #: The progress indicator's frames, one a tenth of a second.
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-#: The lines around the board: the title, status, verdict, info (up to two) and keys.
-_LINES = 6
-#: The cursor's mark where a cell has one column to spare (it is also drawn in reverse).
-CURSOR_MARK = "▸"
-
-
-def percent(chance: Fraction) -> str:
-    """A chance as a person reads it: ``87.5% (7/8)``, the fraction only when it is short."""
-    text = f"{float(chance) * 100:.3g}%"
-    if chance.denominator <= 1000 and chance not in (0, 1):
-        text += f" ({chance.numerator}/{chance.denominator})"
-    return text
+#: The lines around the board: title, status, verdict, info (up to two), the chances' key, keys.
+_LINES = 7
 
 
 def describe_safety(move: Move) -> str:
@@ -94,123 +62,18 @@ def describe_safety(move: Move) -> str:
     if move.safety == 1:
         return "was that a guess? no: certain from what was shown"
     outcome = "and it lost" if move.exploded else "and it held"
-    return f"was that a guess? yes: {what} safe with chance {percent(move.safety)}, {outcome}"
+    return f"was that a guess? yes: {what} safe with chance {percent(Fraction(move.safety))}, {outcome}"
 
 
-def _chance_style(chance: Fraction) -> Style:
-    """A shade from green (safe) through amber to red (a mine), with text that reads on it."""
-    stops = ((0.0, (0x2F, 0x85, 0x5A)), (0.5, (0xD6, 0x9E, 0x2E)), (1.0, (0xC5, 0x30, 0x30)))
-    value = float(chance)
-    (low, a), (high, b) = (stops[0], stops[1]) if value <= 0.5 else (stops[1], stops[2])
-    t = (value - low) / (high - low)
-    rgb = tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
-    light = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 150
-    return Style(color="#111111" if light else "#ffffff", bgcolor="#{:02x}{:02x}{:02x}".format(*rgb), bold=True)
+@dataclass(frozen=True)
+class Note:
+    """A line's message and the game it was said about: ``(deal number, session version)``."""
+
+    version: tuple[int, int]
+    text: str
 
 
-def _chance_text(chance: Fraction) -> str:
-    """At most two characters: ``0`` certainly safe, ``*`` certainly a mine, else the percentage (1-99)."""
-    if chance == 0:
-        return "0"
-    if chance == 1:
-        return SHOWN_MINE
-    return str(min(99, max(1, round(float(chance) * 100))))
-
-
-class Board(Widget):
-    """The minefield: draws the session (and the overlays), and turns mouse clicks into moves."""
-
-    DEFAULT_CSS = """
-    Board { width: auto; height: auto; }
-    """
-
-    def __init__(self) -> None:
-        super().__init__(id="board")
-        self.cell_width = 3
-
-    @property
-    def game(self) -> GameApp:
-        return self.app  # type: ignore[return-value]  # Textual types it as its base App; this widget lives in a GameApp
-
-    def get_content_width(self, container: Any, viewport: Any) -> int:
-        session = self.game.session
-        return (session.cols if session else 20) * self.cell_width
-
-    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        session = self.game.session
-        return session.rows if session else 1
-
-    def render(self) -> Text:
-        game = self.game
-        session = game.session
-        if session is None:
-            return Text("dealing...")
-        picture = session.picture()
-        lines = Text()
-        for r, row in enumerate(picture):
-            if r:
-                lines.append("\n")
-            for c, shown in enumerate(row):
-                text, style = self._cell(session, (r, c), shown)
-                if (r, c) == game.cursor:
-                    style = style + Style(reverse=True)
-                    if len(text) == 1:
-                        lines.append(("[" + text + "]") if self.cell_width == 3 else CURSOR_MARK + text, style)
-                        continue
-                lines.append(self._pad(text), style)
-        return lines
-
-    def _pad(self, text: str) -> str:
-        if self.cell_width == 3:
-            return f" {text} " if len(text) == 1 else f"{text} "
-        return text.rjust(2)
-
-    def _cell(self, session: Session, cell: Cell, shown: str) -> tuple[str, Style]:
-        """The cell's text (one or two characters) and style."""
-        r, c = cell
-        checker = (r + c) % 2
-        covered = Style(color="#ffffff", bgcolor=COVERED_BG[checker], bold=True)
-        cleared = Style(color="#111111", bgcolor=CLEARED_BG[checker], bold=True)
-        game = self.game
-        if shown.isdigit():
-            number = int(shown)
-            return (shown if number else " "), cleared + Style(color=NUMBER_COLOURS.get(number))
-        if shown == SHOWN_EXPLODED:
-            return SHOWN_MINE, Style(color="#ffffff", bgcolor="#b91c1c", bold=True)
-        if shown == SHOWN_MINE:
-            return SHOWN_MINE, cleared
-        if shown == SHOWN_WRONG_FLAG:
-            return SHOWN_WRONG_FLAG, cleared + Style(color="#b91c1c")
-        hint = game.shown_hint()
-        if hint is not None:
-            if cell in hint.safe:
-                return HINT_SAFE, Style(color="#ffffff", bgcolor="#2f855a", bold=True)
-            if cell in hint.mines and shown != SHOWN_FLAG:
-                return HINT_MINE, Style(color="#ffffff", bgcolor="#b91c1c", bold=True)
-            if cell == hint.guess:
-                return HINT_GUESS, Style(color="#111111", bgcolor="#f6ad55", bold=True)
-        chances = game.shown_chances()
-        if chances is not None:
-            chance = chances.cells.get(cell, Fraction(0) if cell in session.promised else None)
-            if chance is not None:
-                return (SHOWN_FLAG if shown == SHOWN_FLAG else _chance_text(chance)), _chance_style(chance)
-        if shown == SHOWN_FLAG:
-            return SHOWN_FLAG, covered + Style(color="#ffd43b")
-        if not session.moves and cell == session.deal.first:
-            return START_MARK, Style(color="#ffffff", bgcolor="#2f855a", bold=True)
-        return " ", covered
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None or self.game.session is None:
-            return
-        cell = (offset.y, offset.x // self.cell_width)
-        if 0 <= cell[0] < self.game.session.rows and 0 <= cell[1] < self.game.session.cols:
-            self.game.click_cell(cell, event.button)
-
-
-class Field(ScrollableContainer, can_focus=False):
-    """The board's scrolling frame; the keys are the game's, not the frame's."""
+_SILENCE = Note((-1, -1), "")
 
 
 class EndScreen(ModalScreen[None]):
@@ -252,19 +115,14 @@ class GameApp(App[None]):
         dealer: Where boards come from.
         time_limit: Seconds each solver step may take before it gives up (and says so).
         clock: The sessions' clock (tests pass their own).
+        auto_guess: Let ``a`` take the best player's guess when nothing is certain. Off (the
+            default), ``a`` stops there, shows the guess and what it risks, and takes it only
+            when pressed again.
     """
 
     TITLE = "cpsolve game"
     ENABLE_COMMAND_PALETTE = False
-    CSS = """
-    Screen { layout: vertical; }
-    #title { height: 1; background: $panel; color: $text; text-style: bold; padding: 0 1; }
-    Field { height: auto; width: 1fr; padding: 0 1; }
-    #status, #verdict { height: 1; padding: 0 1; }
-    #info { height: auto; max-height: 2; padding: 0 1; }
-    .won { color: $success; }
-    .lost { color: $error; }
-    """
+    CSS_PATH = "game.tcss"
     BINDINGS = [
         Binding("up", "move(-1, 0)", "up", show=False),
         Binding("down", "move(1, 0)", "down", show=False),
@@ -282,21 +140,36 @@ class GameApp(App[None]):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, dealer: Dealer, time_limit: float = 10.0, clock: Callable[[], float] = time.monotonic):
+    #: The cell under the cursor.
+    cursor: var[Cell] = var((0, 0), init=False)
+    #: The game the screen shows: (deal number, the session's version; -1 while dealing).
+    version: var[tuple[int, int]] = var((0, -1), init=False)
+    #: Whether the mine chances are drawn (they follow every move while on).
+    showing_chances: var[bool] = var(False, init=False)
+    #: The info line's message, and the verdict line's (each shown only for the game it was said about).
+    note: var[Note] = var(_SILENCE, init=False)
+    verdict: var[Note] = var(_SILENCE, init=False)
+
+    def __init__(
+        self,
+        dealer: Dealer,
+        time_limit: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+        auto_guess: bool = False,
+    ):
         super().__init__()
         self.dealer = dealer
         self.time_limit = time_limit
         self.clock = clock
+        self.auto_guess = auto_guess
         self.deal_number = 0
         self.session: Session | None = None
-        self.cursor: Cell = (0, 0)
-        self.showing_chances = False
-        self._chances: tuple[int, assist.Chances] | None = None
-        self.showing_hint = False
-        self._hint: tuple[int, assist.Hint] | None = None
+        self._chances: tuple[tuple[int, int], assist.Chances] | None = None
+        self._hint: tuple[tuple[int, int], assist.Hint] | None = None
+        #: The version whose hint is drawn (``?``, or ``a`` stopping at a guess), if any.
+        self._hint_shown_at: tuple[int, int] | None = None
         self._needed: dict[int, bool] = {}
         self._jobs: dict[Worker, tuple[str, float, Callable[[Any], None]]] = {}
-        self._message = ""
 
     # -- layout -----------------------------------------------------------------------------------
 
@@ -307,6 +180,7 @@ class GameApp(App[None]):
         yield Static(id="status")
         yield Static(id="verdict")
         yield Static(id="info")
+        yield Static(id="legend")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -324,20 +198,60 @@ class GameApp(App[None]):
         self.query_one(Field).styles.max_height = max(3, height - _LINES)
         if self.session is not None:
             room = width - 4  # the frame's padding and a scrollbar
-            board.cell_width = 3 if self.session.cols * 3 <= room else 2
+            board.cell_width = 3 if board.label_width + self.session.cols * 3 <= room else 2
         board.refresh(layout=True)
+        self._draw_legend()
         self.call_after_refresh(self._show_cursor)
 
     def _show_cursor(self) -> None:
         board = self.query_one(Board)
-        r, c = self.cursor
-        self.query_one(Field).scroll_to_region(Region(c * board.cell_width, r, board.cell_width, 1), animate=False)
+        region = board.region_of(self.cursor)
+        # the row's number and the column's stay in sight with the cell
+        self.query_one(Field).scroll_to_region(
+            Region(region.x - board.label_width, region.y - 1, region.width + board.label_width, 2), animate=False
+        )
 
-    def _redraw(self) -> None:
-        """Redraw the board and both lines."""
+    # -- what the lines show (each redrawn by the watchers of what it depends on) ------------------
+
+    def watch_cursor(self) -> None:
+        self.query_one(Board).refresh()
+        self._show_cursor()
+        self._draw_status()
+
+    def watch_version(self) -> None:
+        """The game changed (a move, a flag, an undo, a new board): every line is redrawn from it,
+        so none outlives the state it described; the chances follow if they are shown."""
+        self.query_one(Board).refresh()
+        self._draw_status()
+        self._draw_verdict()
+        self._draw_info()
+        self._draw_legend()
+        self._ask_chances()
+
+    def watch_showing_chances(self, showing: bool) -> None:
+        if showing:
+            self._say("")  # what was said before (chances hidden) is over
+            self._ask_chances()
+        else:
+            self._cancel("chances")
+            self._say("mine chances hidden")
         self.query_one(Board).refresh()
         self._draw_status()
         self._draw_info()
+        self._draw_legend()
+
+    def watch_note(self) -> None:
+        self._draw_info()
+
+    def watch_verdict(self) -> None:
+        self._draw_verdict()
+
+    def _now(self) -> tuple[int, int]:
+        return (self.deal_number, self.session.version if self.session is not None else -1)
+
+    def _after_change(self) -> None:
+        """The session changed: the screen's version follows it (and the watcher redraws)."""
+        self.version = self._now()
 
     def _draw_status(self) -> None:
         status = self.query_one("#status", Static)
@@ -350,20 +264,53 @@ class GameApp(App[None]):
         text.append(f"  mines {session.mines_left}  time {session.seconds:.0f} s  clicks {session.clicks}")
         if session.undos:
             text.append(f"  undos {session.undos}")
+        text.append("   " + self._cursor_words(self.size.width - 2 - len(text)), style="bold")
         status.update(text)
         status.set_class(session.won, "won")
         status.set_class(session.lost, "lost")
 
+    def _cursor_words(self, room: int) -> str:
+        """The cell under the cursor, and its exact chance of a mine while the chances are shown
+        (the fraction left out where the line has no room for it)."""
+        where = cell_name(self.cursor)
+        chance = self.chance_of(self.cursor)
+        if chance is None:
+            return where
+        if chance in (0, 1):
+            return f"{where}: {'certainly safe' if chance == 0 else 'certainly a mine'}"
+        full = f"{where}: mine chance {percent(chance)}"
+        return full if len(full) + 3 <= room else f"{where}: mine chance {float(chance) * 100:.3g}%"
+
+    def _draw_verdict(self) -> None:
+        self.query_one("#verdict", Static).update(self.verdict.text if self.verdict.version == self.version else "")
+
     def _draw_info(self) -> None:
-        info = self.query_one("#info", Static)
-        busy = [(label, began) for label, began, _ in self._jobs.values() if label]
+        self.query_one("#info", Static).update(self._info_text())
+
+    def _info_text(self) -> str:
+        """What the info line says now: the solver at work, else the message said about this very
+        game, else the hint drawn, else what the chances drawn count."""
+        busy = [(label, began) for worker, (label, began, _) in self._jobs.items() if label and not worker.is_cancelled]
         if busy:
             label, began = busy[0]
             spent = time.perf_counter() - began
             frame = SPINNER[int(spent * 10) % len(SPINNER)]
-            info.update(f"{frame} {label}... {spent:.1f} s (limit {self.time_limit:g} s)")
-            return
-        info.update(self._message)
+            return f"{frame} {label}... {spent:.1f} s (limit {self.time_limit:g} s)"
+        if self.note.version == self.version and self.note.text:
+            return self.note.text
+        hint = self.shown_hint()
+        if hint is not None:
+            return self._hint_words(hint)
+        chances = self.shown_chances()
+        if chances is not None:
+            return f"exact mine chances: {counted(chances.mines, 'mine')} in {counted(len(chances.cells), 'cell')}"
+        return ""
+
+    def _draw_legend(self) -> None:
+        legend = self.query_one("#legend", Static)
+        shown = self.shown_chances() is not None
+        legend.update(chance_legend(self.query_one(Board).cell_width) if shown else "")
+        legend.display = shown
 
     def _tick(self) -> None:
         try:
@@ -375,13 +322,12 @@ class GameApp(App[None]):
             pass
 
     def _say(self, message: str) -> None:
-        """Put `message` on the info line (the solver's progress takes it while a job runs)."""
-        self._message = message
-        self._draw_info()
+        """Put `message` on the info line, for the game as it is now."""
+        self.note = Note(self._now(), message)
 
-    def _verdict(self, message: str) -> None:
-        """Put `message` on the verdict line (the last move's judgement)."""
-        self.query_one("#verdict", Static).update(message)
+    def _judge_line(self, message: str) -> None:
+        """Put `message` on the verdict line, for the game as it is now."""
+        self.verdict = Note(self._now(), message)
 
     # -- the solver's jobs ------------------------------------------------------------------------
 
@@ -390,8 +336,9 @@ class GameApp(App[None]):
     ) -> None:
         """Run ``work(deadline)`` in a thread worker; ``done(result)`` on the screen's thread after.
 
-        A result is the work's return value, or the exception it raised (DeadlineReached and
-        TimeLimitError when the time limit ran out). `label` (if any) shows with a spinner meanwhile.
+        A result is the work's return value, or the exception it raised (TimeLimitError
+        when the time limit ran out). `label` (if any) shows with a spinner meanwhile.
+        An exclusive job replaces the group's running one, whose result is then never used.
         """
 
         def body() -> Any:
@@ -400,8 +347,18 @@ class GameApp(App[None]):
             except Exception as error:  # handed to done(), which says what happened
                 return error
 
+        if exclusive:
+            self._cancel(group)
         worker = self.run_worker(body, group=group, exclusive=exclusive, thread=True, exit_on_error=False)
         self._jobs[worker] = (label, time.perf_counter(), done)
+        self._draw_info()
+
+    def _cancel(self, group: str) -> None:
+        """Cancel the group's jobs and forget them: a worker cancelled before it started never
+        reports that it stopped, so the spinner must not wait for it."""
+        for worker in [worker for worker in self._jobs if worker.group == group]:
+            worker.cancel()
+            del self._jobs[worker]
         self._draw_info()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -429,13 +386,12 @@ class GameApp(App[None]):
         )
 
     def _dealt(self, number: int, deal: Any) -> None:
+        if number != self.deal_number:
+            return
         if isinstance(deal, Exception):
             self._say(f"no board: {deal}")
             return
-        if number != self.deal_number:
-            return
         self.session = Session(deal, self.clock)
-        self.cursor = deal.first
         self._chances = None
         self._hint = None
         settings = deal.settings
@@ -445,12 +401,12 @@ class GameApp(App[None]):
             f" · {settings.start} start · seed {settings.seed}"
         )
         self._fit()
-        start = f"row {deal.first[0] + 1}, col {deal.first[1] + 1}"
+        self.cursor = deal.first
+        self._after_change()
         self._say(
-            f"the board was dealt for a first click at {start} ({START_MARK}); "
+            f"the board was dealt for a first click at {cell_name(deal.first)} ({SAFE_MARK}); "
             f"{'its opening' if settings.start == 'opening' else 'it'} is safe"
         )
-        self._after_change()
 
     # -- moves ------------------------------------------------------------------------------------
 
@@ -469,22 +425,72 @@ class GameApp(App[None]):
             return
         r, c = self.cursor
         self.cursor = (min(max(r + rows, 0), self.session.rows - 1), min(max(c + cols, 0), self.session.cols - 1))
-        self.query_one(Board).refresh()
-        self._show_cursor()
-        if self.showing_chances:
-            self._draw_info_chance()
 
     def action_reveal(self) -> None:
-        if self.session is not None:
-            self._played(self.session.reveal(self.cursor))
+        session = self.session
+        if session is not None:
+            move = session.reveal(self.cursor)
+            if move is None:
+                self._say(self._why_not("reveal"))
+            else:
+                self._played([move])
 
     def action_chord(self) -> None:
-        if self.session is not None:
-            self._played(self.session.chord(self.cursor))
+        session = self.session
+        if session is not None:
+            move = session.chord(self.cursor)
+            if move is None:
+                self._say(self._why_not("chord"))
+            else:
+                self._played([move])
 
     def action_flag(self) -> None:
-        if self.session is not None and self.session.toggle_flag(self.cursor):
+        session = self.session
+        if session is None:
+            return
+        if session.toggle_flag(self.cursor):
             self._after_change()
+        else:
+            self._say(self._why_not("flag"))
+
+    def _why_not(self, kind: str) -> str:
+        """Why the key did nothing on the cell under the cursor (the session's rules, in words)."""
+        session = self.session
+        assert session is not None
+        cell, where = self.cursor, cell_name(self.cursor)
+        if session.over:
+            return "the game is over: u takes the last move back, r plays the board again, n deals a new one"
+        state = session.state(cell)
+        if kind == "flag":
+            return f"{where} is open: only a covered cell takes a flag"
+        if kind == "reveal":
+            if state == FLAGGED:
+                return f"{where} is flagged: f takes the flag off before space can reveal it"
+            return f"{where} is already open" + (": d chords on it" if session.number(cell) else "")
+        if state == FLAGGED:
+            return f"{where} is flagged: d chords on an open number, to reveal the cells around it"
+        if state == COVERED:
+            return f"{where} is covered: d chords on an open number (space reveals a covered cell)"
+        number = session.number(cell)
+        around = self._around(cell)
+        flags = sum(1 for other in around if session.state(other) == FLAGGED)
+        if not any(session.state(other) == COVERED for other in around):
+            return f"nothing is left to open around {where}"
+        return (
+            f"{where} shows {number} and has {counted(flags, 'flag')} around it: "
+            "a chord needs as many flags as the number"
+        )
+
+    def _around(self, cell: Cell) -> list[Cell]:
+        session = self.session
+        assert session is not None
+        r, c = cell
+        return [
+            (r + dr, c + dc)
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr, dc) != (0, 0) and 0 <= r + dr < session.rows and 0 <= c + dc < session.cols
+        ]
 
     def action_undo(self) -> None:
         if self.session is None:
@@ -495,9 +501,8 @@ class GameApp(App[None]):
             return
         self._close_end_screen()
         self._after_change()
-        self._verdict(
-            f"undone: the {move.kind} at row {move.cell[0] + 1}, col {move.cell[1] + 1} "
-            f"({self.session.undos} undone, the result will say so)"
+        self._judge_line(
+            f"undone: the {move.kind} at {cell_name(move.cell)} ({self.session.undos} undone, the result will say so)"
         )
 
     def action_restart(self) -> None:
@@ -506,74 +511,79 @@ class GameApp(App[None]):
             self.cursor = self.session.deal.first
             self._close_end_screen()
             self._after_change()
-            self._verdict("")
             self._say("the same board again, from the start")
 
     def action_new(self) -> None:
         self._close_end_screen()
+        for group in ("chances", "hint", "deal"):
+            self._cancel(group)
         self.deal_number += 1
         self.session = None
         self._chances = None
-        self._verdict("")
-        self._redraw()
+        self._hint = None
+        self._after_change()
         self._deal()
 
-    def _played(self, move: Move | None) -> None:
-        if move is None:
-            return
+    def _played(self, moves: list[Move]) -> None:
+        """Moves were played: redraw, then judge each (was it a guess?) off the screen's thread."""
         session = self.session
         assert session is not None
-        self._message = ""  # what was said before the move is about the board before it
-        self._verdict("was that a guess? ...")
-        self._run(
-            "",
-            lambda deadline: assist.judge(move, deadline),
-            lambda result: self._judged(move, result),
-            "judge",
-            exclusive=False,
-        )
         self._after_change()
+        after = self.version
+        self._judge_line("was that a guess? ...")
+        for move in moves:
+            self._judge(move, after)
         if session.over:
             self._game_over()
 
-    def _judged(self, move: Move, result: Any) -> None:
+    def _judge(self, move: Move, after: tuple[int, int]) -> None:
+        """Judge `move` in a worker; its verdict is shown if the game is still as the move left it."""
+        self._run(
+            "",
+            lambda deadline: assist.judge(move, deadline),
+            lambda result: self._judged(move, result, after),
+            "judge",
+            exclusive=False,
+        )
+
+    def _judged(self, move: Move, result: Any, after: tuple[int, int]) -> None:
         session = self.session
         if session is None or not any(move is standing for standing in session.moves):
             return
-        if session.moves[-1] is move:
+        if session.moves[-1] is move and self.version == after:
             failed = isinstance(result, Exception)
-            self._verdict(f"was that a guess? {_failure(result, self.time_limit)}" if failed else describe_safety(move))
+            self._judge_line(
+                f"was that a guess? {_failure(result, self.time_limit)}" if failed else describe_safety(move)
+            )
         if session.over:
             self._update_end_screen()
-
-    def _after_change(self) -> None:
-        """The session changed: redraw, and ask for the chances again if they are shown."""
-        self._redraw()
-        if self.showing_chances:
-            self._ask_chances()
 
     # -- the chances ----------------------------------------------------------------------------
 
     def shown_chances(self) -> assist.Chances | None:
-        """The chances to draw: when shown, and computed for the session as it is."""
+        """The chances to draw: when shown, and computed for the game as it is."""
         if not self.showing_chances or self.session is None or self._chances is None or self.session.over:
             return None
         version, chances = self._chances
-        return chances if version == self.session.version else None
+        return chances if version == self.version else None
+
+    def chance_of(self, cell: Cell) -> Fraction | None:
+        """The exact chance of a mine drawn on `cell`, or None (no chances drawn, or not a covered cell)."""
+        chances = self.shown_chances()
+        if chances is None or self.session is None:
+            return None
+        if cell in self.session.promised and self.session.state(cell) == COVERED:
+            return chances.cells.get(cell, Fraction(0))
+        return chances.cells.get(cell)
 
     def action_chances(self) -> None:
         self.showing_chances = not self.showing_chances
-        if self.showing_chances:
-            self._ask_chances()
-        else:
-            self._say("mine chances hidden")
-        self.query_one(Board).refresh()
 
     def _ask_chances(self) -> None:
         session = self.session
-        if session is None or session.over or self.shown_chances() is not None:
+        if not self.showing_chances or session is None or session.over or self.shown_chances() is not None:
             return
-        version, view = session.version, session.view()
+        version, view = self.version, session.view()
         self._run(
             "working out the mine chances",
             lambda deadline: assist.chances(view, deadline),
@@ -581,90 +591,89 @@ class GameApp(App[None]):
             "chances",
         )
 
-    def _got_chances(self, version: int, result: Any) -> None:
+    def _got_chances(self, version: tuple[int, int], result: Any) -> None:
+        if version != self.version:
+            return
         if isinstance(result, Exception):
             self._say(f"mine chances: {_failure(result, self.time_limit)}")
             return
         self._chances = (version, result)
         self.query_one(Board).refresh()
-        self._draw_info_chance()
+        self._draw_status()
+        self._draw_info()
+        self._draw_legend()
 
-    def _draw_info_chance(self) -> None:
-        chances = self.shown_chances()
-        session = self.session
-        if chances is None or session is None:
-            return
-        here = chances.cells.get(self.cursor)
-        where = f"row {self.cursor[0] + 1}, col {self.cursor[1] + 1}"
-        cell = f"; {where}: {percent(here)}" if here is not None else ""
-        self._say(f"exact chances: {counted(chances.mines, 'mine')} in {counted(len(chances.cells), 'cell')}{cell}")
-
-    # -- the best player's hint and auto-step -------------------------------------------------------
+    # -- the best player's hint and auto-play -------------------------------------------------------
 
     def shown_hint(self) -> assist.Hint | None:
-        """The hint to draw: when asked for, and computed for the session as it is."""
-        if not self.showing_hint or self.session is None or self._hint is None or self.session.over:
+        """The hint to draw: when asked for, and computed for the game as it is."""
+        if self._hint is None or self.session is None or self.session.over or self._hint_shown_at != self.version:
             return None
         version, hint = self._hint
-        return hint if version == self.session.version else None
+        return hint if version == self.version else None
 
     def action_hint(self) -> None:
         """Show the best player's move for what is shown (again: hide it)."""
         if self.session is None or self.session.over:
             return
-        self.showing_hint = not (self.showing_hint and self.shown_hint() is not None)
-        if self.showing_hint:
-            self._ask_hint(self._describe_hint)
-        else:
+        if self.shown_hint() is not None:
+            self._hint_shown_at = None
             self._say("hint hidden")
-        self.query_one(Board).refresh()
+            self.query_one(Board).refresh()
+            return
+        self._ask_hint(self._show_hint)
 
     def action_auto(self) -> None:
         """Play the hint's move: reveal the certain safe cells, else flag the certain mines, else
-        reveal the recommended guess."""
+        the guess: shown with its risk and taken on the next ``a`` (at once with ``auto_guess``)."""
         if self.session is not None and not self.session.over:
             self._ask_hint(self._play_hint)
 
     def _ask_hint(self, then: Callable[[assist.Hint], None]) -> None:
         session = self.session
         assert session is not None
-        if self._hint is not None and self._hint[0] == session.version:
+        if self._hint is not None and self._hint[0] == self.version:
             then(self._hint[1])
             return
-        version, view = session.version, session.view()
+        version, view = self.version, session.view()
         promised = [cell for cell in session.promised if session.state(cell) == COVERED]
 
         def done(result: Any) -> None:
+            if version != self.version:
+                return
             if isinstance(result, Exception):
                 self._say(f"hint: {_failure(result, self.time_limit)}")
-            elif self.session is session and session.version == version:
+            else:
                 self._hint = (version, result)
                 then(result)
 
         self._run("the best player is thinking", lambda deadline: assist.hint(view, promised, deadline), done, "hint")
 
-    def _describe_hint(self, hint: assist.Hint) -> None:
+    def _show_hint(self, hint: assist.Hint) -> None:
+        """Draw the hint, and put the cursor on its move so that space plays it (the first click first)."""
         session = self.session
         assert session is not None
-        # the cursor goes to the move, so that space plays it (the first click first: it opens)
         first = session.deal.first
         covered = [cell for cell in hint.safe if session.state(cell) == COVERED]
         target = hint.guess or (first if first in covered else covered[0] if covered else None)
+        self._hint_shown_at = self.version
         if target is not None:
             self.cursor = target
-            self._show_cursor()
         self.query_one(Board).refresh()
+        self._say(self._hint_words(hint))
+
+    def _hint_words(self, hint: assist.Hint) -> str:
+        session = self.session
+        assert session is not None
         if hint.guess is not None:
-            r, c = hint.guess
-            self._say(
-                f"hint: guess row {r + 1}, col {c + 1} ({HINT_GUESS}), safe with chance "
+            return (
+                f"hint: guess {cell_name(hint.guess)} ({GUESS_MARK}), safe with chance "
                 f"{percent(hint.safety or Fraction(0))}: {hint.reason}"
             )
-            return
         unflagged = [cell for cell in hint.mines if session.state(cell) != FLAGGED]
-        self._say(
-            f"hint: {len(hint.safe)} safe ({HINT_SAFE}), {counted(len(unflagged), 'mine')} to flag ({HINT_MINE}): "
-            f"{hint.reason}"
+        return (
+            f"hint: {len(hint.safe)} safe ({SAFE_MARK}), {counted(len(unflagged), 'mine')} to flag "
+            f"({MINE_MARK}): {hint.reason}"
         )
 
     def _play_hint(self, hint: assist.Hint) -> None:
@@ -673,22 +682,37 @@ class GameApp(App[None]):
         safe = [cell for cell in hint.safe if session.state(cell) == COVERED]
         mines = [cell for cell in hint.mines if session.state(cell) == COVERED]
         if safe:
-            for cell in safe:
-                self.cursor = cell
-                self._played(session.reveal(cell, assisted=True))
+            moves = [move for move in (session.reveal(cell, assisted=True) for cell in safe) if move is not None]
+            self.cursor = safe[-1]
+            self._played(moves)
+            self._say(f"auto: opened {counted(len(safe), 'cell')} certain to be safe")
         elif mines:
             for cell in mines:
                 session.toggle_flag(cell)
             self.cursor = mines[-1]
             self._after_change()
-            self._say(f"auto: flagged {len(mines)} certain mine{'s' if len(mines) > 1 else ''}")
+            self._say(f"auto: flagged {counted(len(mines), 'certain mine')}")
         elif hint.guess is not None:
-            self.cursor = hint.guess
-            self._played(session.reveal(hint.guess, assisted=True))
-            self._say(f"auto: guessed row {hint.guess[0] + 1}, col {hint.guess[1] + 1}: {hint.reason}")
+            self._guess(hint)
         else:
-            self._say("auto: the safe cells are flagged; unflag them first")
-        self._show_cursor()
+            self._say("auto: the safe cells are flagged; take their flags off first")
+
+    def _guess(self, hint: assist.Hint) -> None:
+        """The hint is a guess: take it when the setting or a second ``a`` says so, else stop and
+        say what it risks."""
+        session = self.session
+        assert session is not None and hint.guess is not None
+        safety = hint.safety or Fraction(0)
+        risk = f"safe with chance {percent(safety)}, a mine with chance {percent(1 - safety)}"
+        if not self.auto_guess and self._hint_shown_at != self.version:
+            self._show_hint(hint)
+            self._say(f"auto stops at a guess: {cell_name(hint.guess)} ({GUESS_MARK}) is {risk}; a again takes it")
+            return
+        self.cursor = hint.guess
+        move = session.reveal(hint.guess, assisted=True)
+        assert move is not None
+        self._played([move])
+        self._say(f"auto: guessed {cell_name(hint.guess)}, {risk}: {'it was a mine' if move.exploded else 'it held'}")
 
     # -- the end ------------------------------------------------------------------------------------
 
@@ -756,9 +780,8 @@ def end_text(summary: Summary, session: Session, needed: bool | None) -> Text:
 
 def _failure(error: Exception, limit: float) -> str:
     """What a failed job says: the time limit, or the error itself."""
-    from cpsolve.deduce.count import DeadlineReached
     from cpsolve.errors import TimeLimitError
 
-    if isinstance(error, (DeadlineReached, TimeLimitError)):
+    if isinstance(error, TimeLimitError):
         return f"the time limit ({limit:g} s) ran out"
     return f"failed: {error}"

@@ -12,7 +12,7 @@
   and mines, else its recommended guess with the guess's exact safety.
 
 Each takes a ``deadline`` (a ``time.perf_counter()`` value) where it can run long and raises
-:class:`cpsolve.deduce.count.DeadlineReached` past it; the game runs them off its screen's
+:class:`cpsolve.errors.TimeLimitError` past it; the game runs them off its screen's
 thread.
 """
 
@@ -25,12 +25,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.errors import InternalError
+from cpsolve.errors import InternalError, TimeLimitError
 from cpsolve.grid import Cell
 
 if TYPE_CHECKING:
     from cpsolve.deduce import Position, Weights
-    from cpsolve.game.session import Deal, Move
+    from cpsolve.game.session import Deal
+    from cpsolve.play.core import Move
 
 __all__ = ["Chances", "Hint", "chances", "safety", "judge", "needed_guess", "hint"]
 
@@ -80,7 +81,7 @@ def chances(view: Position, deadline: float | None = None) -> Chances:
 
     Raises:
         InternalError: The view has no placement (a person's view always has the board's own).
-        DeadlineReached: The deadline passed first.
+        TimeLimitError: The deadline passed first.
     """
     from cpsolve.deduce import probabilities_of
 
@@ -96,7 +97,7 @@ def safety(view: Position, cells: Iterable[Cell], deadline: float | None = None)
 
     Raises:
         InternalError: The view has no placement.
-        DeadlineReached: The deadline passed first.
+        TimeLimitError: The deadline passed first.
     """
     taken = frozenset(cells) & view.unknown
     if not taken:
@@ -112,19 +113,22 @@ def judge(move: Move, deadline: float | None = None) -> Fraction:
     """Judge a move (sets and returns ``move.safety``): the chance its opened cells were all safe.
 
     Raises:
-        DeadlineReached: The deadline passed first (the move stays unjudged).
+        TimeLimitError: The deadline passed first (the move stays unjudged).
     """
-    move.safety = safety(move.before, move.opened, deadline)
-    return move.safety
+    if move.before is None:
+        raise InternalError("only a person's move, which keeps the view before it, can be judged")
+    judged = safety(move.before, move.opened, deadline)
+    move.safety = judged
+    return judged
 
 
 def needed_guess(deal: Deal) -> bool:
     """Whether the board needs a guess from its first click: the perfect player, knowing the
     total, does not clear it (a no-guess board for any player never does)."""
-    from cpsolve.casual import CasualBoard
     from cpsolve.play import play_from
+    from cpsolve.play.casual import Board
 
-    board = CasualBoard(deal.mines, np.ones(deal.mines.shape, dtype=bool))
+    board = Board(deal.mines, None, np.ones(deal.mines.shape, dtype=bool))
     return not play_from(board, deal.first, "perfect", True).won
 
 
@@ -141,14 +145,13 @@ def hint(view: Position, promised: Iterable[Cell] = (), deadline: float | None =
 
     Raises:
         InternalError: The view has no placement.
-        DeadlineReached: The deadline passed before the view was counted.
+        TimeLimitError: The deadline passed before the view was counted.
     """
-    from cpsolve.deduce.count import DeadlineReached
     from cpsolve.play.best import REASONS, advise
 
     advice = advise(view, None, deadline)
     if advice.status == "unknown":
-        raise DeadlineReached
+        raise TimeLimitError("the time limit ran out")
     if advice.status != "ok":
         raise InternalError("the view shown has no mine placement")
     safe = tuple(sorted(set(advice.safe) | set(promised)))

@@ -18,7 +18,7 @@ at the board's centre, which the game marks. Deal k of a dealer with seed S is t
 S + k, so any board can be dealt again with ``--seed``.
 
 The view (:meth:`Session.view`) is what was shown, as a :class:`cpsolve.deduce.Position` with
-the conventions of :meth:`cpsolve.play.game.Game.view` (the frontier's numbers as clues, every
+the conventions of :meth:`cpsolve.play.game.Game.view` (the numbers shown as clues, every
 covered cell unknown, the total known), with two differences that make it what a person
 actually knows: flags are the person's guesses, so they stay unknown cells unless asked
 otherwise, and cells the start rule promises safe are left out until they are cleared (a safe
@@ -30,8 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -41,7 +40,7 @@ from cpsolve.errors import InputError, UsageError
 from cpsolve.generate import GameSettings, allowed_cells, draw_board, generate_boards, openings_and_3bv
 from cpsolve.grid import Cell
 from cpsolve.play import NO_GUESS_PLAYERS
-from cpsolve.play.perfect import view_position
+from cpsolve.play.core import GameState, Move
 from cpsolve.play.tables import BoardTables
 
 if TYPE_CHECKING:
@@ -142,33 +141,6 @@ class Dealer:
         return Deal(dealt.mines, dealt.first, settings, self.no_guess, dealt.tries)
 
 
-@dataclass
-class Move:
-    """One reveal or chord, as played.
-
-    Attributes:
-        kind: ``reveal`` or ``chord``.
-        cell: The cell clicked.
-        opened: The cells it uncovered directly (the cell itself, or the chord's neighbours).
-        cleared: Flat indices of every cell it cleared (the cascade included), for undo.
-        exploded: The mines among `opened` (empty unless it lost the game).
-        before: The view before the move (:meth:`Session.view`), to judge it by.
-        assisted: Played by the hint key, not chosen by the person.
-        safety: The chance, given `before`, that every opened cell was safe (1: certain, not a
-            guess); None until judged (:func:`cpsolve.game.assist.judge`), or when the judging
-            ran out of time.
-    """
-
-    kind: str
-    cell: Cell
-    opened: tuple[Cell, ...]
-    cleared: tuple[int, ...]
-    exploded: tuple[Cell, ...]
-    before: Position
-    assisted: bool = False
-    safety: Fraction | None = field(default=None, compare=False)
-
-
 @dataclass(frozen=True)
 class Summary:
     """A game's result as the end screen shows it.
@@ -205,6 +177,7 @@ class Session:
 
     Attributes:
         deal: The board being played.
+        game: The game on it (:class:`cpsolve.play.core.GameState`: the rules and the cells' states).
         tables: Its flat tables (:class:`cpsolve.play.tables.BoardTables`).
         bbbv: Its 3BV.
         moves: The standing reveals and chords, oldest first.
@@ -219,6 +192,7 @@ class Session:
         self.deal = deal
         self.clock = clock
         self.tables = BoardTables.build(deal.mines, np.ones(deal.mines.shape, dtype=bool))
+        self.game = GameState(self.tables)
         grid = self.tables.grid
         self.bbbv = openings_and_3bv(deal.mines)[1]
         promised = np.argwhere(~allowed_cells(replace(deal.settings, first=deal.first)))
@@ -230,11 +204,10 @@ class Session:
     def restart(self) -> None:
         """The same board from the start: everything covered, counters and clock at zero."""
         self.version = getattr(self, "version", -1) + 1
-        self._state = bytearray(self.tables.start_state)
+        self.game.restart()
         self.moves: list[Move] = []
         self.clicks = 0
         self.undos = 0
-        self.cleared = 0
         self.started: float | None = None
         self.ended: float | None = None
 
@@ -261,6 +234,11 @@ class Session:
         return self.cleared == self.tables.safe_total and not self.lost
 
     @property
+    def cleared(self) -> int:
+        """Safe cells cleared."""
+        return self.game.cleared
+
+    @property
     def over(self) -> bool:
         """Won or lost: only undo and restart change anything now."""
         return self.won or self.lost
@@ -268,7 +246,7 @@ class Session:
     @property
     def flags(self) -> int:
         """Flags placed."""
-        return self._state.count(FLAGGED)
+        return self.game.state.count(FLAGGED)
 
     @property
     def mines_left(self) -> int:
@@ -284,7 +262,7 @@ class Session:
 
     def state(self, cell: Cell) -> int:
         """The cell's state: COVERED, CLEARED or FLAGGED (:mod:`cpsolve.cell_states`)."""
-        return self._state[self._index(cell)]
+        return self.game.state[self._index(cell)]
 
     def number(self, cell: Cell) -> int:
         """The number a cleared cell shows."""
@@ -313,20 +291,20 @@ class Session:
         return rows
 
     def view(self, flags_as_mines: bool = False) -> Position:
-        """What was shown, as a clue puzzle (module docstring): the frontier's numbers, the covered
-        cells unknown, the total; cells the start rule promises safe left out while covered.
+        """What was shown, as a clue puzzle (module docstring): the numbers shown, the covered cells
+        unknown, the total; cells the start rule promises safe left out while covered.
 
         Args:
             flags_as_mines: Take the person's flags as known mines, as :meth:`cpsolve.play.game.Game.view`
                 does with a player's (the view has no solution if a flag is wrong).
         """
-        state = bytearray(self._state)
+        state = bytearray(self.game.state)
         if not flags_as_mines:
             state = state.translate(_FLAGS_UNKNOWN)
         for index in self._promised:
             if state[index] == COVERED:
                 state[index] = ABSENT
-        return view_position(self.tables, state, True, whole=True)
+        return self.game.view(True, state).position()
 
     def summary(self) -> Summary:
         """The counters as the end screen shows them."""
@@ -354,7 +332,7 @@ class Session:
             ValueError: If `cell` is off the board.
         """
         index = self._index(cell)
-        if self.over or self._state[index] != COVERED:
+        if self.over or self.game.state[index] != COVERED:
             return None
         return self._play("reveal", cell, (index,), assisted)
 
@@ -366,23 +344,16 @@ class Session:
             no covered neighbour left, or the game is over).
         """
         index = self._index(cell)
-        state = self._state
-        if self.over or state[index] != CLEARED:
-            return None
-        around = [index + offset for offset in self.tables.offsets]
-        flagged = sum(1 for other in around if state[other] == FLAGGED)
-        targets = tuple(other for other in around if state[other] == COVERED)
-        if not targets or flagged != self.tables.number[index]:
+        targets = () if self.over else self.game.chord_targets(index)
+        if not targets:
             return None
         return self._play("chord", cell, targets, assisted)
 
     def toggle_flag(self, cell: Cell) -> bool:
         """Flag a covered cell, or unflag a flagged one. Returns whether anything changed."""
         index = self._index(cell)
-        state = self._state
-        if self.over or state[index] not in (COVERED, FLAGGED):
+        if self.over or not self.game.toggle_flag(index):
             return False
-        state[index] = FLAGGED if state[index] == COVERED else COVERED
         self._click()
         return True
 
@@ -392,9 +363,7 @@ class Session:
         if not self.moves:
             return None
         move = self.moves.pop()
-        for index in move.cleared:
-            self._state[index] = COVERED
-        self.cleared -= len(move.cleared)
+        self.game.cover(move.cleared)
         self.undos += 1
         self.version += 1
         self.ended = None
@@ -418,43 +387,28 @@ class Session:
         """Open `targets` (covered, unflagged flat indices) as one move."""
         before = self.view()
         self._click()
-        grid, mine = self.tables.grid, self.tables.mine
+        grid = self.tables.grid
         cleared: list[int] = []
         exploded = []
         for index in targets:
-            if mine[index]:
+            opened = self.game.reveal(index)  # nothing when an earlier target's cascade opened it
+            if opened is None:
                 exploded.append(grid.cell(index))
-            elif self._state[index] == COVERED:  # an earlier target's cascade may have opened it
-                cleared.extend(self._open(index))
+            else:
+                cleared.extend(opened)
         move = Move(
-            kind, cell, tuple(grid.cell(index) for index in targets), tuple(cleared), tuple(exploded), before, assisted
+            kind,
+            cell,
+            opened=tuple(grid.cell(index) for index in targets),
+            cleared=tuple(cleared),
+            exploded=tuple(exploded),
+            before=before,
+            assisted=assisted,
         )
         self.moves.append(move)
         if self.over:
             self.ended = self.clock()
         return move
-
-    def _open(self, index: int) -> list[int]:
-        """Clear a safe cell and, from a zero, the opening around it; returns the cells cleared.
-
-        The border of the padded layout is ABSENT, so the walk needs no bounds checks; flags
-        are never cleared (they are the person's).
-        """
-        state, number, offsets = self._state, self.tables.number, self.tables.offsets
-        state[index] = CLEARED
-        cleared = [index]
-        stack = [index] if number[index] == 0 else []
-        while stack:
-            here = stack.pop()
-            for offset in offsets:
-                other = here + offset
-                if state[other] == COVERED:
-                    state[other] = CLEARED
-                    cleared.append(other)
-                    if number[other] == 0:
-                        stack.append(other)
-        self.cleared += len(cleared)
-        return cleared
 
 
 #: bytes.translate table turning flags into covered cells (a person's flags are not knowledge).

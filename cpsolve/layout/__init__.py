@@ -30,23 +30,23 @@ if TYPE_CHECKING:
     from cpsolve.board import Board
 
 __all__ = [
-    "Status",
-    "Encoding",
-    "Dominance",
+    "solve",
     "LayoutProblem",
     "SolveOptions",
     "LayoutResult",
-    "BACKENDS",
-    "MODEL_VARIANTS",
-    "PHASES",
+    "Status",
+    "Encoding",
+    "Dominance",
     "UnsupportedProblem",
     "WrongBoardError",
     "register_backend",
     "backend_function",
     "problem_violation",
     "check_options",
+    "BACKENDS",
+    "MODEL_VARIANTS",
+    "PHASES",
     "MAX_MODEL_CELLS",
-    "solve",
 ]
 
 

@@ -4,7 +4,7 @@ Players (each one's rules include the previous one's):
 
 - ``casual``: the contest's two rules. For every cleared cell, with f, c and m its flagged,
   covered and mined neighbours: if f == m clear the covered neighbours; if f + c == m flag them.
-  Applied until nothing changes (the compiled engine of :mod:`cpsolve.casual`, unchanged).
+  Applied until nothing changes (the compiled engine of :mod:`cpsolve.play.casual`, unchanged).
 - ``subset``: casual plus the subset rule. For two cleared cells whose sets of covered,
   unflagged neighbours satisfy A within B, the mines B still lacks beyond A's lie in B minus A;
   if none, clear them all; if as many as the cells, flag them all. Applied until nothing changes.
@@ -26,8 +26,7 @@ use by default; the Python ones are their reference and fallback.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from cpsolve.lazy import loader
 
 __all__ = ["PLAYERS", "NO_GUESS_PLAYERS", "START_CONDITIONS", "Game", "GameEnd", "best_first_click", "play_from"]
 
@@ -49,7 +48,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = loader(__name__, _LAZY)

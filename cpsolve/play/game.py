@@ -51,13 +51,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.casual import CasualBoard, CasualResult, FinalState, run_rules, solve_casual
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, PaddedGrid
 from cpsolve.play import PLAYERS
-from cpsolve.play.perfect import perfect_deductions, view_position
+from cpsolve.play.casual import Board, CasualResult, FinalState, run_rules, solve_casual
+from cpsolve.play.core import GameState
+from cpsolve.play.perfect import perfect_deductions
 from cpsolve.play.subset import subset_deductions
 from cpsolve.play.tables import BoardTables
 
@@ -130,7 +131,7 @@ class Game:
         first_click: The first click of a game begun by :meth:`start` (None after :meth:`resume`).
 
     Example:
-        >>> board = CasualBoard.from_rows(["...", "...", "..*"])
+        >>> board = Board.from_rows(["...", "...", "..*"], mine_chars="M*")
         >>> game = Game(board, "perfect")
         >>> game.start((0, 0))
         >>> game.won
@@ -139,15 +140,13 @@ class Game:
 
     # set for each game by _reset
     _state: bytearray
-    cleared: int
     deductions: int
     fallbacks: int
-    lost: bool
     first_click: Cell | None
 
     def __init__(
         self,
-        board: CasualBoard,
+        board: Board,
         player: str = "casual",
         use_total: bool = True,
         *,
@@ -161,7 +160,8 @@ class Game:
         self.compiled = compiled and _play_engine is not None
         self.search_budget = search_budget
         self.board = board
-        self.tables = BoardTables.build(board.mines, board.present)
+        self.tables = BoardTables.build(board.mines, board.present_mask)
+        self.core = GameState(self.tables)  # the game core: the cells and the rules
         size = self.tables.grid.size
         # the worklist's scratch arrays, kept between calls (a generator plays millions of games)
         self._queued = bytearray(size)
@@ -174,8 +174,9 @@ class Game:
 
         The generator draws many boards of one shape; this spares it rebuilding them.
         """
-        self.board = CasualBoard(mines, self.board.present)
+        self.board = Board(mines, None, self.board.present)
         self.tables = self.tables.with_mines(mines)
+        self.core.tables = self.tables
         self._reset()
 
     @property
@@ -191,7 +192,17 @@ class Game:
     @property
     def won(self) -> bool:
         """True once every safe cell is cleared."""
-        return self.cleared == self.tables.safe_total and not self.lost
+        return self.core.won
+
+    @property
+    def cleared(self) -> int:
+        """Safe cells cleared so far."""
+        return self.core.cleared
+
+    @property
+    def lost(self) -> bool:
+        """True once a reveal hit a mine."""
+        return self.core.lost
 
     # -- starting a game --------------------------------------------------------------------
 
@@ -237,7 +248,7 @@ class Game:
             if mine[index]:
                 raise ValueError(f"cleared cell {cell} is a mine")
             state[index] = CLEARED
-            self.cleared += 1
+            self.core.cleared += 1
             shown.append(index)
         # the casual rules first, from every shown number (the compiled players start from theirs)
         dirty: set[int] = set()
@@ -258,7 +269,7 @@ class Game:
             raise ValueError("the game is lost")
         index = self._covered_index(cell, "revealed cell")
         if self.tables.mine[index]:
-            self.lost = True
+            self.core.exploded = index
             return False
         self._play_on(self._apply((index,), ()))
         return True
@@ -266,9 +277,9 @@ class Game:
     # -- what the player sees ---------------------------------------------------------------
 
     def view(self) -> Position:
-        """What the player sees, as a clue puzzle: the shown numbers next to covered cells, the
-        flags, every covered cell unknown, and the total when the player knows it."""
-        return view_position(self.tables, self._state, self.use_total, whole=True)
+        """What the player sees, as a clue puzzle: the shown numbers, the flags, every covered cell
+        unknown, and the total when the player knows it."""
+        return self.core.view(self.use_total).position()
 
     def end(self, click: Cell | None = None) -> GameEnd:
         """The game's state now; its click is `click`, else the first click ((-1, -1) after :meth:`resume`)."""
@@ -299,11 +310,10 @@ class Game:
     # -- the rules --------------------------------------------------------------------------
 
     def _reset(self) -> None:
-        self._state = bytearray(self.tables.start_state)
-        self.cleared = 0
+        self.core.restart()
+        self._state = self.core.state
         self.deductions = 0
         self.fallbacks = 0
-        self.lost = False
         self.first_click = None
 
     def _covered_index(self, cell: Cell, what: str) -> int:
@@ -331,7 +341,7 @@ class Game:
         (without it) is stuck; what it proves without the total holds with it."""
         while self.player == "perfect" and self.use_total and self.cleared < self.tables.safe_total:
             self.deductions += 1
-            safe, mines = perfect_deductions(self.tables, self._state, self.use_total)
+            safe, mines = perfect_deductions(self.tables, self._state, self.use_total, fast=True)
             if not safe and not mines:
                 return
             self._apply(safe, mines)
@@ -351,7 +361,7 @@ class Game:
         status, cleared, deductions = _play_engine.advance(
             self._state, tables.number, tables.mine, tables.offsets, start, LEVELS[self.player], self.search_budget
         )
-        self.cleared += cleared
+        self.core.cleared += cleared
         self.deductions += deductions
         if status == UNSOUND:
             raise InternalError(f"the compiled {self.player} player cleared a mine or flagged a safe cell")
@@ -387,7 +397,7 @@ class Game:
         count, cleared = run_rules(
             cell, state, self.tables.number, self.tables.offsets, self._queued, self._work, self._changed
         )
-        self.cleared += cleared - was_cleared
+        self.core.cleared += cleared - was_cleared
         return set(self._changed[:count])
 
     def _apply(self, safe: Iterable[int], mines: Iterable[int]) -> set[int]:
@@ -420,14 +430,14 @@ class Game:
 
 
 def play_from(
-    board: CasualBoard, click: Cell, player: str = "casual", use_total: bool = True, *, compiled: bool = True
+    board: Board, click: Cell, player: str = "casual", use_total: bool = True, *, compiled: bool = True
 ) -> GameEnd:
     """The final state of `player` from first click `click` (0-based, a safe cell)."""
     return Game(board, player, use_total, compiled=compiled).play(click)
 
 
 def best_first_click(
-    board: CasualBoard,
+    board: Board,
     player: str = "casual",
     use_total: bool = True,
     click: Cell | None = None,
@@ -459,7 +469,7 @@ def best_first_click(
         return CasualResult(end.covered, click, end.cleared, end.flagged, 1, end.state)
     if game.safe_total == 0:
         return CasualResult(0, None, 0, 0, 0)
-    safe = board.present & ~board.mines
+    safe = board.present_mask & ~board.mines
     zero = safe & (game.tables.numbers == 0)
     candidates: list[Cell] = [(int(row), int(col)) for row, col in np.argwhere(zero)]
     if player == "perfect" and use_total:

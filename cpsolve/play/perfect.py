@@ -17,13 +17,14 @@ Notes:
 
     This is the reference player and the fallback. Games run the compiled player
     (``cpsolve/_play_engine.c``) by default, which finds the same backbone without the total by
-    a search that knows the true mines; with the total, this module is asked only when that
-    player is stuck.
+    the deduction engine's flip search (``cpsolve/deduce/_backbone.h``, steered by the true mines:
+    the answer cannot depend on them); with the total, it asks the fast engine here
+    (``fast=True``) whenever that search is stuck.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,7 +37,7 @@ from cpsolve.play.tables import BoardTables
 if TYPE_CHECKING:
     from cpsolve.deduce import Position
 
-__all__ = ["perfect_deductions", "view_position", "frontier"]
+__all__ = ["perfect_deductions", "frontier"]
 
 
 def _deduce() -> tuple[type[Position], Callable[[Position], tuple[frozenset[Cell], frozenset[Cell]] | None]]:
@@ -58,41 +59,24 @@ def frontier(state: bytearray, grid: PaddedGrid) -> np.ndarray:
     return np.flatnonzero((flat == CLEARED) & (around > 0))
 
 
-def view_position(
-    tables: BoardTables,
-    state: bytearray,
-    use_total: bool,
-    clue_cells: Iterable[int] | None = None,
-    *,
-    whole: bool = False,
-) -> Position:
-    """The player's view as a clue puzzle: frontier numbers, flags, covered cells, total.
+def _position(tables: BoardTables, state: bytearray, use_total: bool, clue_cells: list[int]) -> Position:
+    """The player's view as a clue puzzle for the backbone.
 
-    Args:
-        tables: The board's tables (the numbers of cleared cells are read from them).
-        state: Flat padded states.
-        use_total: Whether the player knows the total number of mines.
-        clue_cells: Flat indices of the clues to include (default: the whole frontier).
-        whole: Every covered cell unknown and every flag a known mine, even without the total.
-            By default, without the total only the included clues' covered neighbours are
-            unknown and their flagged neighbours known mines; every other cell is a hole, which
-            is right for cleared cells and harmless for the rest (no included clue sees them).
-
-    Returns:
-        A :class:`cpsolve.deduce.Position`.
+    With the total, every covered cell is unknown and every flag a known mine. Without it, only the
+    frontier (`clue_cells`: numbers with a covered neighbour) counts: their covered neighbours are
+    unknown and their flagged neighbours known mines; every other cell is a hole, which is right for
+    cleared cells and harmless for the rest (no frontier number sees them), and keeps the puzzle to
+    the frontier's size.
     """
     Position, _ = _deduce()
     grid = tables.grid
     cell = grid.cell
-    # read twice below (the clues, then their neighbours): an iterator must not be spent by the first
-    clue_cells = frontier(state, grid).tolist() if clue_cells is None else list(clue_cells)
     clues = {cell(index): tables.number[index] for index in clue_cells}
-    total = tables.mine_total if use_total else None
-    if use_total or whole:
+    if use_total:
         flat = np.frombuffer(state, dtype=np.uint8)
-        unknown = frozenset(cell(int(i)) for i in np.flatnonzero(flat == COVERED))
-        flags = frozenset(cell(int(i)) for i in np.flatnonzero(flat == FLAGGED))
-        return Position(grid.rows, grid.cols, clues, flags, unknown, total)
+        unknown = frozenset(grid.cells(np.flatnonzero(flat == COVERED)))
+        flags = frozenset(grid.cells(np.flatnonzero(flat == FLAGGED)))
+        return Position(grid.rows, grid.cols, clues, flags, unknown, tables.mine_total)
     seen_unknown: set[Cell] = set()
     seen_flags: set[Cell] = set()
     for index in clue_cells:
@@ -105,18 +89,42 @@ def view_position(
     return Position(grid.rows, grid.cols, clues, frozenset(seen_flags), frozenset(seen_unknown), None)
 
 
-def perfect_deductions(tables: BoardTables, state: bytearray, use_total: bool) -> tuple[set[int], set[int]]:
+def perfect_deductions(
+    tables: BoardTables, state: bytearray, use_total: bool, *, fast: bool = False
+) -> tuple[set[int], set[int]]:
     """Covered cells the backbone proves safe, and those it proves mines, as flat indices.
+
+    Args:
+        tables: The board's tables (the numbers of cleared cells are read from them).
+        state: Flat padded states.
+        use_total: Whether the player knows the total number of mines.
+        fast: Ask the fast engine (:func:`cpsolve.deduce.engine.answer`: compiled, its certain
+            cells exact), as the compiled player does; by default the exact counts of
+            :func:`cpsolve.deduce.backbone`, the Python player's reference.
 
     Raises:
         InternalError: If the view has no consistent placement (the board itself is one, so
             this is a bug in a rule or in the engine).
     """
+    if fast:
+        from cpsolve.deduce import View, engine
+
+        number = np.frombuffer(tables.number, dtype=np.uint8)
+        flat = np.frombuffer(state, dtype=np.uint8)
+        shown = bytearray(np.where(flat == CLEARED, number, 0).astype(np.uint8).tobytes())
+        found = engine.answer(View(tables.grid, state, shown, tables.mine_total if use_total else -1))
+        if found is None:
+            raise InternalError("the perfect player's view has no consistent placement")
+        mine_weight, safe_weight, _ = found
+        covered = flat == COVERED
+        certain_safe = np.flatnonzero(covered & (mine_weight == 0.0)).tolist()
+        certain_mines = np.flatnonzero(covered & (safe_weight == 0.0)).tolist()
+        return set(certain_safe), set(certain_mines)
     _, backbone = _deduce()
     clue_cells = frontier(state, tables.grid).tolist()
     if not clue_cells and not use_total:
         return set(), set()
-    answer = backbone(view_position(tables, state, use_total, clue_cells))
+    answer = backbone(_position(tables, state, use_total, clue_cells))
     if answer is None:
         raise InternalError("the perfect player's view has no consistent placement")
     surely_safe, surely_mine = answer

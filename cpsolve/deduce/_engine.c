@@ -31,7 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_buffers.h"
+#include "../_buffers.h"
+#include "_backbone.h"
 
 /* an engine run's outcome */
 enum { OK = 0, NO_SOLUTION = 1, TOO_WIDE = 2, NO_MEMORY = 3 };
@@ -129,6 +130,8 @@ typedef struct {
     int32_t floating;       /* covered cells next to no number */
     double float_mine, float_safe;  /* weight of a mine / no mine on each floating cell */
     int32_t nwit, nbox, ncomp;
+    int32_t mines_left;     /* mines among the covered cells (the total less the flags), -1 without a total */
+    int32_t cap;            /* the DP's polynomials stop at this many mines */
 } Run;
 
 /* ---- building the boxes ------------------------------------------------------------------- */
@@ -548,6 +551,8 @@ static int engine(const uint8_t *state, const uint8_t *shown, const int64_t *off
     int t = total < 0 ? -1 : total - nflag;          /* mines among the covered cells */
     if (total >= 0 && (t < 0 || t > ncov)) return run->status = NO_SOLUTION;
     int cap_all = t < 0 ? ncov : t;
+    run->mines_left = t;
+    run->cap = cap_all;
     /* forward passes: each component's polynomial */
     if (!RESERVE(w, c_poly_at, ncomp + 1) || !RESERVE(w, c_len, ncomp + 1)) return run->status = NO_MEMORY;
     size_t total_len = 0;
@@ -719,6 +724,64 @@ static Summary summarise(const Run *run)
     return out;
 }
 
+
+/* ---- one placement ---------------------------------------------------------------------- */
+
+/* One placement consistent with the view, from the tables of the run just made (mines marked 1 in
+ * `out` on covered cells, 0 elsewhere): a mine count for each component that the rest of the board
+ * can complete (the suffix table: every feasible entry is a sum of positive terms, never rounded to
+ * 0), then each component's DP walked back from its last state to the first, taking at each step a
+ * transition whose earlier state can reach the mines still to place. A box given m mines has its
+ * first m cells mined; the floating cells take the mines left. */
+static void one_placement(const uint8_t *state, ptrdiff_t size, const Run *run, uint8_t *out)
+{
+    Work *w = &W;
+    int32_t t = run->mines_left, ncomp = run->ncomp;
+    size_t row = (size_t)t + 1;
+    int used = 0;
+    memset(out, 0, size);
+    for (int32_t k = 0; k < ncomp; k++) {
+        const double *p = w->c_poly + w->c_poly_at[k];
+        int m = -1;
+        for (int j = 0; j < w->c_len[k] && m < 0; j++) {
+            if (!(p[j] > 0.0)) continue;
+            if (t < 0) m = j;
+            else if (used + j <= t && w->suffix[row * (k + 1) + used + j] > 0.0) m = j;
+        }
+        if (m < 0) m = 0;  /* cannot happen after a run that found solutions */
+        used += m;
+        /* walk back through component k's layers */
+        int32_t first = w->c_start[k], count = w->c_start[k + 1] - first;
+        const int32_t *L = w->layer + w->c_layer[k];
+        int32_t cur = L[count];
+        int left = m, cum = w->c_cells[k];
+        for (int32_t step = count - 1; step >= 0; step--) {
+            int32_t b = w->c_boxes[first + step];
+            cum -= w->b_size[b];
+            int len = (cum < run->cap ? cum : run->cap) + 1;
+            int32_t from = -1, placed = 0;
+            for (int32_t s = L[step]; s < L[step + 1] && from < 0; s++) {
+                const double *f = w->poly + w->poly_at[s];
+                for (int32_t tr = w->tr_at[s]; tr < w->tr_at[s + 1]; tr++) {
+                    int mm = w->tr_m[tr];
+                    if (w->tr_next[tr] != cur || mm > left || left - mm >= len || !(f[left - mm] > 0.0)) continue;
+                    from = s;
+                    placed = mm;
+                    break;
+                }
+            }
+            if (from < 0) break;  /* cannot happen: the last state was reached from somewhere */
+            for (int q = 0; q < placed; q++) out[w->b_cells[8 * (size_t)b + q]] = 1;
+            left -= placed;
+            cur = from;
+        }
+    }
+    int floating_mines = t < 0 ? 0 : t - used;
+    for (ptrdiff_t i = 0; i < size && floating_mines > 0; i++) {
+        if (state[i] == COVERED && w->box_of[i] < 0) { out[i] = 1; floating_mines--; }
+    }
+}
+
 /* ---- the Python interface ----------------------------------------------------------------- */
 
 
@@ -765,18 +828,26 @@ static PyObject *raise_status(int status)
 /* weights(state, shown, offsets, total, mine_out, safe_out) -> (status, log_count) */
 static PyObject *weights_py(PyObject *self, PyObject *args)
 {
-    PyObject *state, *shown, *offsets, *mine_obj, *safe_obj;
+    PyObject *state, *shown, *offsets, *mine_obj, *safe_obj, *placement_obj = Py_None;
     int total;
-    if (!PyArg_ParseTuple(args, "OOOiOO", &state, &shown, &offsets, &total, &mine_obj, &safe_obj)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOiOO|O", &state, &shown, &offsets, &total, &mine_obj, &safe_obj, &placement_obj))
+        return NULL;
     Views v;
     if (get_view(state, shown, offsets, &v, "weights") < 0) return NULL;
-    Py_buffer mine, safe;
+    Py_buffer mine, safe, placed;
+    int with_placement = placement_obj != Py_None;
     if (get_buffer(mine_obj, &mine, 1, 8, "mine_out") < 0) { release(&v); return NULL; }
     if (get_buffer(safe_obj, &safe, 1, 8, "safe_out") < 0) { PyBuffer_Release(&mine); release(&v); return NULL; }
+    if (with_placement && get_buffer(placement_obj, &placed, 1, 1, "placement_out") < 0) {
+        PyBuffer_Release(&mine);
+        PyBuffer_Release(&safe);
+        release(&v);
+        return NULL;
+    }
     PyObject *result = NULL;
     Py_ssize_t size = v.state.len;
-    if (mine.len < 8 * size || safe.len < 8 * size) {
-        PyErr_SetString(PyExc_ValueError, "weights: the outputs must hold a double per cell");
+    if (mine.len < 8 * size || safe.len < 8 * size || (with_placement && placed.len < size)) {
+        PyErr_SetString(PyExc_ValueError, "weights: the outputs must hold a double (a byte for the placement) per cell");
     } else {
         Run run;
         int status = engine(v.state.buf, v.shown.buf, v.offsets.buf, size, total, NAN, &run);
@@ -785,6 +856,7 @@ static PyObject *weights_py(PyObject *self, PyObject *args)
             double log_count = -INFINITY;
             if (status == OK) {
                 cell_weights(v.state.buf, size, &run, mine.buf, safe.buf);
+                if (with_placement) one_placement(v.state.buf, size, &run, placed.buf);
                 for (Py_ssize_t i = 0; i < size; i++) {  /* per-cell weights relative to the count */
                     double *m = (double *)mine.buf + i, *s = (double *)safe.buf + i;
                     if (*m >= 0.0) { *m /= run.count; *s /= run.count; }
@@ -796,6 +868,7 @@ static PyObject *weights_py(PyObject *self, PyObject *args)
     }
     PyBuffer_Release(&mine);
     PyBuffer_Release(&safe);
+    if (with_placement) PyBuffer_Release(&placed);
     release(&v);
     return result;
 }
@@ -879,62 +952,6 @@ static PyObject *lookahead_py(PyObject *self, PyObject *args)
     return result;
 }
 
-/* open(state, shown, number, offsets, cell) -> cells opened
- *
- * The game's reveal (the table's side, which knows the numbers): clear `cell` and, while a cleared
- * cell shows 0, its covered neighbours; `shown` gets the numbers of the cells cleared. */
-static PyObject *open_py(PyObject *self, PyObject *args)
-{
-    PyObject *state_obj, *shown_obj, *number_obj, *offsets_obj;
-    Py_ssize_t cell;
-    if (!PyArg_ParseTuple(args, "OOOOn", &state_obj, &shown_obj, &number_obj, &offsets_obj, &cell)) return NULL;
-    Py_buffer state, shown, number, offsets;
-    if (get_buffer(state_obj, &state, 1, 1, "state") < 0) return NULL;
-    if (get_buffer(shown_obj, &shown, 1, 1, "shown") < 0) { PyBuffer_Release(&state); return NULL; }
-    if (get_buffer(number_obj, &number, 0, 1, "number") < 0) { PyBuffer_Release(&state); PyBuffer_Release(&shown); return NULL; }
-    if (get_buffer(offsets_obj, &offsets, 0, 8, "offsets") < 0) {
-        PyBuffer_Release(&state); PyBuffer_Release(&shown); PyBuffer_Release(&number); return NULL;
-    }
-    PyObject *result = NULL;
-    Py_ssize_t size = state.len;
-    uint8_t *st = state.buf, *sh = shown.buf;
-    const uint8_t *num = number.buf;
-    const int64_t *off = offsets.buf;
-    const char *error = offsets.len != 64 ? "offsets must be eight int64" : NULL;
-    if (!error && (shown.len < size || number.len < size)) error = "shown and number must be as long as state";
-    if (!error) error = layout_error(st, size, off, NULL);
-    if (!error && (cell < 0 || cell >= size || st[cell] != COVERED)) error = "the cell is not covered";
-    int64_t *stack = error ? NULL : malloc(size * sizeof(int64_t));
-    if (!error && !stack) {
-        PyErr_NoMemory();
-    } else if (error) {
-        PyErr_Format(PyExc_ValueError, "open: %s", error);
-    } else {
-        Py_ssize_t top = 0, opened = 0;
-        st[cell] = CLEARED;
-        sh[cell] = num[cell];
-        opened++;
-        if (!num[cell]) stack[top++] = cell;
-        while (top) {
-            int64_t c = stack[--top];
-            for (int k = 0; k < 8; k++) {
-                int64_t o = c + off[k];
-                if (st[o] != COVERED) continue;
-                st[o] = CLEARED;
-                sh[o] = num[o];
-                opened++;
-                if (!num[o]) stack[top++] = o;
-            }
-        }
-        result = PyLong_FromSsize_t(opened);
-    }
-    free(stack);
-    PyBuffer_Release(&state);
-    PyBuffer_Release(&shown);
-    PyBuffer_Release(&number);
-    PyBuffer_Release(&offsets);
-    return result;
-}
 
 /* ---- the endgame: an exact game-tree search over the solutions ---------------------------- */
 
@@ -1288,11 +1305,68 @@ static PyObject *endgame_py(PyObject *self, PyObject *args)
     return result;
 }
 
+
+/* backbone(state, shown, offsets, placement, budget) -> (status, safe, mines)
+ *
+ * The frontier's backbone without the total (_backbone.h), steered by `placement` (a byte per cell, 1 on
+ * the mines of one placement consistent with the numbers). safe and mines are lists of flat indices;
+ * status 0 done, 1 a search spent its budget (both lists empty), 2 the placement does not fit. */
+typedef struct { PyObject *safe, *mines; int failed; } Noted;
+
+static void note_cell(void *context, int64_t cell, int is_mine)
+{
+    Noted *noted = context;
+    PyObject *index = PyLong_FromLongLong(cell);
+    if (!index || PyList_Append(is_mine ? noted->mines : noted->safe, index) < 0) noted->failed = 1;
+    Py_XDECREF(index);
+}
+
+static PyObject *backbone_py(PyObject *self, PyObject *args)
+{
+    PyObject *state, *shown, *offsets, *placement_obj;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OOOOL", &state, &shown, &offsets, &placement_obj, &budget)) return NULL;
+    Views v;
+    if (get_view(state, shown, offsets, &v, "backbone") < 0) return NULL;
+    Py_buffer placement;
+    if (get_buffer(placement_obj, &placement, 0, 1, "placement") < 0) { release(&v); return NULL; }
+    PyObject *result = NULL;
+    Py_ssize_t size = v.state.len;
+    const uint8_t *st = v.state.buf;
+    const int64_t *off = v.offsets.buf;
+    int64_t *clues = NULL;
+    int32_t *var_of = NULL;
+    Noted noted = {PyList_New(0), PyList_New(0), 0};
+    if (placement.len < size || budget < 1) {
+        PyErr_SetString(PyExc_ValueError, "backbone: placement needs a byte per cell and budget must be positive");
+    } else if (noted.safe && noted.mines && (clues = malloc(size * sizeof(int64_t))) && (var_of = calloc(size, sizeof(int32_t)))) {
+        ptrdiff_t nclues = 0;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            if (st[i] != CLEARED) continue;
+            for (int k = 0; k < 8; k++)
+                if (st[i + off[k]] == COVERED) { clues[nclues++] = i; break; }
+        }
+        int status = frontier_backbone(st, v.shown.buf, placement.buf, off, clues, nclues, var_of, budget, note_cell, &noted);
+        if (status == BACKBONE_NO_MEMORY) PyErr_NoMemory();
+        else if (!noted.failed) result = Py_BuildValue("iOO", status, noted.safe, noted.mines);
+    } else {
+        PyErr_NoMemory();
+    }
+    free(clues);
+    free(var_of);
+    Py_XDECREF(noted.safe);
+    Py_XDECREF(noted.mines);
+    PyBuffer_Release(&placement);
+    release(&v);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"weights", weights_py, METH_VARARGS,
-     "weights(state, shown, offsets, total, mine_out, safe_out) -> (status, log_count)\n\n"
+     "weights(state, shown, offsets, total, mine_out, safe_out[, placement_out]) -> (status, log_count)\n\n"
      "Each covered cell's share of the solutions with a mine on it (mine_out) and without (safe_out),\n"
      "doubles per padded cell (-1 elsewhere); status 0 ok, 1 no solution, 2 too wide for the DP.\n"
+     "placement_out (a byte per cell, or None): one solution, 1 on its mines.\n"
      "total < 0: the total is unknown. log_count is the natural log of the number of solutions."},
     {"lookahead", lookahead_py, METH_VARARGS,
      "lookahead(state, shown, offsets, total, candidates, out) -> status\n\n"
@@ -1302,13 +1376,15 @@ static PyMethodDef methods[] = {
      "endgame(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)\n\n"
      "With at most limit solutions: each uncertain cell's chance of winning when guessed now and played\n"
      "best after (exact game-tree search). status 0 done, 1 no solution, 2 too many solutions, 4 budget out."},
-    {"open", open_py, METH_VARARGS,
-     "open(state, shown, number, offsets, cell) -> opened\n\n"
-     "The game's reveal: clear cell and the zero region around it, copying numbers into shown."},
+    {"backbone", backbone_py, METH_VARARGS,
+     "backbone(state, shown, offsets, placement, budget) -> (status, safe, mines)\n\n"
+     "The frontier's backbone without the total, by flip searches steered by one placement (a byte per\n"
+     "cell, 1 on its mines); the answer depends on the numbers alone. status 0 done, 1 a search spent\n"
+     "its budget (nothing listed), 2 the placement does not fit the numbers."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_best_engine",
-                                    "The best player's probabilities, look-ahead and endgame search in C.", -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_engine",
+                                    "The deduction engine in C: probabilities and certain cells, the look-ahead and the endgame search.", -1, methods};
 
-PyMODINIT_FUNC PyInit__best_engine(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__engine(void) { return PyModule_Create(&module); }

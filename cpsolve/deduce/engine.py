@@ -1,20 +1,24 @@
-"""The best player's engine: the compiled one (``cpsolve/_best_engine.c``) or the same in Python.
+"""The fast engine: the compiled one (``cpsolve/deduce/_engine.c``) or the same in Python.
 
-Four functions, all on a player's view as flat padded arrays (:class:`cpsolve.grid.PaddedGrid`):
+Its functions take a player's view as flat padded arrays (:class:`cpsolve.grid.PaddedGrid`):
 ``state`` (cell states of :mod:`cpsolve.cell_states`), ``shown`` (the number of each cleared
 cell), the eight neighbour ``offsets`` and the total number of mines (-1 when unknown):
 
-- :func:`weights`: each covered cell's chance of holding a mine and of not holding one.
+- :func:`weights`: each covered cell's chance of holding a mine and of not holding one, and
+  on request one solution; :func:`answer` is the same on a :class:`cpsolve.deduce.View`.
 - :func:`lookahead`: for candidate guesses, the chance of each number they may show, and the
   safest cell and the certain clears of the position each number leads to.
 - :func:`endgame`: with few solutions left, each guess's exact chance of winning with best play
   after it (a game-tree search over the solutions).
-- :func:`open_cell`: the game's own reveal (the table's side: it knows the numbers).
+- :func:`backbone`: the frontier's certain cells without the total, by flip searches steered by one
+  placement (``cpsolve/deduce/_backbone.h``; the perfect player's step, which the compiled players
+  run inside their game loop).
 
 The compiled functions count in doubles; the Python ones here count exactly with
-:func:`cpsolve.deduce.weigh` and enumerate exactly, and are the reference the tests hold the
-compiled ones to, the fallback where the extension was not built, and the path for a position
-whose frontier is too wide for the compiled DP. None of the strategy functions sees the mines.
+:func:`cpsolve.deduce.weigh` (one solution by :func:`cpsolve.deduce.solution_of`) and enumerate
+exactly, and are the reference the tests hold the compiled ones to, the fallback where the
+extension was not built, and the path for a position whose frontier is too wide for the compiled
+DP. None of the strategy functions sees the mines.
 """
 
 from __future__ import annotations
@@ -22,16 +26,13 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
-from cpsolve.grid import Cell, PaddedGrid
-
-if TYPE_CHECKING:
-    from cpsolve.deduce import Position
+from cpsolve.deduce.view import View, view_position
+from cpsolve.grid import PaddedGrid
 
 __all__ = [
     "OK",
@@ -41,14 +42,13 @@ __all__ = [
     "FIELDS",
     "compiled",
     "weights",
+    "answer",
     "lookahead",
     "endgame",
-    "open_cell",
+    "backbone",
     "weights_py",
     "lookahead_py",
     "endgame_py",
-    "open_py",
-    "view_position",
 ]
 
 #: Outcomes of the engine's functions (the same numbers as the C file's).
@@ -57,36 +57,18 @@ OK, NO_SOLUTION, TOO_WIDE, OUT_OF_BUDGET = 0, 1, 2, 4
 FIELDS = 4
 #: What a cell shows when it is a mine, in the endgame's tables.
 MINE_VALUE = 9
+#: Nodes one flip search of :func:`backbone` may visit before it gives up (the exact engine then answers).
+BACKBONE_BUDGET = 200_000
 #: The Python endgame search tries every placement of the covered cells: at most this many.
 PYTHON_ENDGAME_CELLS = 16
 
 
-_compiled = extension("_best_engine")
+_compiled = extension("deduce._engine")
 
 
 def compiled() -> bool:
     """Whether the C engine was built."""
     return _compiled is not None
-
-
-def view_position(state: bytes, shown: bytes, grid: PaddedGrid, total: int) -> Position:
-    """The view as a :class:`cpsolve.deduce.Position` (absent cells are holes)."""
-    from cpsolve.deduce import Position
-
-    clues: dict[Cell, int] = {}
-    flags: list[Cell] = []
-    unknown: list[Cell] = []
-    for index, mark in enumerate(state):
-        if mark == ABSENT:
-            continue
-        cell = grid.cell(index)
-        if mark == CLEARED:
-            clues[cell] = shown[index]
-        elif mark == FLAGGED:
-            flags.append(cell)
-        else:
-            unknown.append(cell)
-    return Position(grid.rows, grid.cols, clues, frozenset(flags), frozenset(unknown), None if total < 0 else total)
 
 
 def _grid(state: bytes | bytearray, offsets: np.ndarray) -> PaddedGrid:
@@ -104,14 +86,17 @@ def weights_py(
     total: int,
     mine_out: np.ndarray,
     safe_out: np.ndarray,
+    placement_out: bytearray | None = None,
+    deadline: float | None = None,
 ) -> tuple[int, float]:
     """:func:`weights` by :func:`cpsolve.deduce.weigh` (exact counts, turned into floats at the end)."""
     from math import log
 
-    from cpsolve.deduce import weigh
+    from cpsolve.deduce.weights import solution_of, weigh
 
     grid = _grid(state, offsets)
-    answer = weigh(view_position(bytes(state), bytes(shown), grid, total))
+    position = view_position(bytes(state), bytes(shown), grid, total)
+    answer = weigh(position, deadline)
     mine_out[:] = -1.0
     safe_out[:] = -1.0
     if answer is None:
@@ -120,6 +105,10 @@ def weights_py(
         index = grid.index(*cell)
         mine_out[index] = float(Fraction(w, answer.count))
         safe_out[index] = float(Fraction(answer.count - w, answer.count))
+    if placement_out is not None:
+        placement_out[:] = bytes(len(placement_out))
+        for cell in solution_of(position, deadline) or ():
+            placement_out[grid.index(*cell)] = 1
     return OK, log(answer.count)
 
 
@@ -235,27 +224,6 @@ def endgame_py(
     return OK, count, len(solutions)
 
 
-def open_py(state: bytearray, shown: bytearray, number: bytes, offsets: np.ndarray, cell: int) -> int:
-    """:func:`open_cell` in Python: clear `cell` and the zero region around it."""
-    steps = offsets.tolist()
-    state[cell] = CLEARED
-    shown[cell] = number[cell]
-    opened = 1
-    stack = [cell] if number[cell] == 0 else []
-    while stack:
-        here = stack.pop()
-        for step in steps:
-            other = here + step
-            if state[other] != COVERED:
-                continue
-            state[other] = CLEARED
-            shown[other] = number[other]
-            opened += 1
-            if number[other] == 0:
-                stack.append(other)
-    return opened
-
-
 # -- the entry points: compiled when built, else Python ------------------------------------------
 
 
@@ -266,18 +234,49 @@ def weights(
     total: int,
     mine_out: np.ndarray,
     safe_out: np.ndarray,
+    placement_out: bytearray | None = None,
+    deadline: float | None = None,
 ) -> tuple[int, float]:
-    """Each covered cell's chance of a mine (mine_out) and of none (safe_out), -1 on other cells.
+    """Each covered cell's chance of a mine (mine_out) and of none (safe_out), -1 on other cells;
+    and with `placement_out` (a byte per cell) one solution, 1 on its mines.
+
+    A cell's chance is 0.0 exactly when no solution puts a mine there, 1.0 exactly (its safe
+    chance 0.0) when every solution does: certainty is exact although the counts are doubles.
+
+    Args:
+        deadline: A ``time.perf_counter()`` value, read by the Python engine (the compiled one
+            is bounded by its table sizes, not by time).
 
     Returns:
         (status, log of the number of solutions). A component too wide for the compiled DP is
         counted in Python.
+
+    Raises:
+        TimeLimitError: The deadline passed in the Python engine.
     """
     if _compiled is not None:
-        status, log_count = _compiled.weights(state, shown, offsets, total, mine_out, safe_out)
+        status, log_count = _compiled.weights(state, shown, offsets, total, mine_out, safe_out, placement_out)
         if status != TOO_WIDE:
             return status, log_count
-    return weights_py(state, shown, offsets, total, mine_out, safe_out)
+    return weights_py(state, shown, offsets, total, mine_out, safe_out, placement_out, deadline)
+
+
+def answer(view: View, deadline: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`weights` on a view, with one solution: None when no solution exists, else the
+    chance of a mine and of none on each flat cell (-1 off the covered cells) and the solution's
+    mines (a uint8 array, 1 on each).
+
+    Raises:
+        TimeLimitError: The deadline passed in the Python engine.
+    """
+    size = view.grid.size
+    if view.total > size:  # more mines than cells (and maybe past a C int): no solution
+        return None
+    mine, safe, placed = np.empty(size), np.empty(size), bytearray(size)
+    status, _ = weights(view.state, view.shown, view.offsets, view.total, mine, safe, placed, deadline)
+    if status == NO_SOLUTION:
+        return None
+    return mine, safe, np.frombuffer(placed, dtype=np.uint8)
 
 
 def lookahead(
@@ -323,8 +322,47 @@ def endgame(
     return endgame_py(state, shown, offsets, total, limit, budget, cells_out, values_out)
 
 
-def open_cell(state: bytearray, shown: bytearray, number: bytes, offsets: np.ndarray, cell: int) -> int:
-    """The game's reveal: clear `cell` (covered, safe) and its zero region; the cells opened."""
+def backbone(
+    view: View, placement: bytes | bytearray | np.ndarray | None = None, budget: int = BACKBONE_BUDGET
+) -> tuple[list[int], list[int]]:
+    """The covered cells next to a number that are safe, and those that are mines, in every placement
+    that meets the numbers (the total is not used): flat indices.
+
+    Compiled, it runs flip searches (``cpsolve/deduce/_backbone.h``) steered by `placement`, one
+    placement that meets the numbers (a byte per cell, 1 on its mines; by default the one
+    :func:`answer` gives). The placement only orders the search: the answer is the same for every
+    placement, since each cell reported was proven by an exhaustive search and each cell left out
+    has a placement, found and checked, with its other value. A search that spends `budget` nodes,
+    and the Python engine, answer by exact counting instead.
+
+    Raises:
+        ValueError: If `placement` does not meet the numbers.
+    """
     if _compiled is not None:
-        return _compiled.open(state, shown, number, offsets, cell)
-    return open_py(state, shown, number, offsets, cell)
+        if placement is None:
+            unknown_total = View(view.grid, view.state, view.shown, -1)
+            found = answer(unknown_total)
+            if found is None:  # no placement at all: nothing to report
+                return [], []
+            placement = found[2]
+        status, safe, mines = _compiled.backbone(view.state, view.shown, view.offsets, placement, budget)
+        if status == 2:
+            raise ValueError("the placement does not meet the numbers")
+        if status == 0:
+            return sorted(safe), sorted(mines)
+    return backbone_py(view)
+
+
+def backbone_py(view: View) -> tuple[list[int], list[int]]:
+    """:func:`backbone` by exact counting (:func:`cpsolve.deduce.backbone` on the view without its total)."""
+    from cpsolve.deduce.weights import backbone as exact_backbone
+
+    answer_ = exact_backbone(view_position(view.state, view.shown, view.grid, -1))
+    if answer_ is None:
+        return [], []
+    grid = view.grid
+    state = view.state
+    near_number = {cell + step for cell, mark in enumerate(state) if mark == CLEARED for step in view.offsets.tolist()}
+    safe = sorted(i for i in (grid.index(*cell) for cell in answer_[0]) if i in near_number)
+    mines = sorted(i for i in (grid.index(*cell) for cell in answer_[1]) if i in near_number)
+    return safe, mines

@@ -33,40 +33,17 @@ from typing import Protocol
 
 import numpy as np
 
+from cpsolve.board import Board
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.grid import PaddedGrid, mine_numbers
 from cpsolve.outcome import Status
-from cpsolve.symbols import CONTEST_MINE, HOLE, MINE
+from cpsolve.symbols import HOLE, MINE
 
 #: How a drawn final state shows a safe cell the player left covered.
 COVERED_SAFE = "-"
 
-__all__ = ["CasualBoard", "CasualResult", "FinalState", "final_state", "solve_casual", "draw_state", "run_rules"]
-
-
-@dataclass
-class CasualBoard:
-    """A board for the casual player.
-
-    Attributes:
-        mines: Boolean array, True where a mine is.
-        present: Boolean array of existing cells (False for ``#`` holes).
-    """
-
-    mines: np.ndarray
-    present: np.ndarray
-
-    @classmethod
-    def from_rows(cls, rows: list[str]) -> CasualBoard:
-        """Build from text rows of ``M`` or ``*`` (mine), ``.`` (safe) and ``#`` (no cell)."""
-        codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(len(rows), len(rows[0]))
-        return cls(mines=(codes == ord(CONTEST_MINE)) | (codes == ord(MINE)), present=codes != ord(HOLE))
-
-    @property
-    def safe_count(self) -> int:
-        """Number of safe cells."""
-        return int(np.count_nonzero(self.present & ~self.mines))
+__all__ = ["CasualResult", "FinalState", "final_state", "solve_casual", "draw_state", "run_rules"]
 
 
 @dataclass
@@ -233,23 +210,23 @@ run_rules = _compiled.run_rules if _compiled else _run_rules_py
 _best_click = _compiled.best_click if _compiled else _best_click_py
 
 
-def _mine_numbers(board: CasualBoard) -> np.ndarray:
+def _mine_numbers(board: Board) -> np.ndarray:
     """Mines among each cell's neighbours: the number a cleared cell shows."""
-    return mine_numbers(board.mines & board.present)
+    return mine_numbers(board.mines & board.present_mask)
 
 
 class _Engine:
     """Flat padded tables for one board."""
 
-    def __init__(self, board: CasualBoard):
+    def __init__(self, board: Board):
         rows, cols = board.mines.shape
         self.grid = PaddedGrid(rows, cols)
         numbers = _mine_numbers(board)
         self.number = self.grid.pad(numbers)
         # missing cells and the border are never covered, cleared or flagged: nobody's neighbour
-        self.state = self.grid.pad(np.where(board.present, COVERED, ABSENT).astype(np.uint8), ABSENT)
+        self.state = self.grid.pad(np.where(board.present_mask, COVERED, ABSENT).astype(np.uint8), ABSENT)
         self.offsets = np.array(self.grid.offsets, dtype=np.int64)
-        self.safe = board.present & ~board.mines
+        self.safe = board.present_mask & ~board.mines
         self.zero_starts = np.flatnonzero(self.grid.pad(self.safe & (numbers == 0)))
 
     def final_state(self, start: int) -> tuple[list[int], list[int]]:
@@ -265,14 +242,14 @@ class _Engine:
         return touched[marks == CLEARED].tolist(), touched[marks == FLAGGED].tolist()
 
 
-def final_state(board: CasualBoard, click: tuple[int, int]) -> FinalState:
+def final_state(board: Board, click: tuple[int, int]) -> FinalState:
     """The player's final state after clearing `click` (0-based, a safe cell)."""
     engine = _Engine(board)
     cleared, flagged = engine.final_state(engine.grid.index(*click))
     return FinalState(click, cleared, flagged)
 
 
-def solve_casual(board: CasualBoard) -> CasualResult:
+def solve_casual(board: Board) -> CasualResult:
     """The fewest safe cells a casual player leaves covered, over every safe first click.
 
     Args:
@@ -308,7 +285,7 @@ def solve_casual(board: CasualBoard) -> CasualResult:
     )
 
 
-def draw_state(board: CasualBoard, state: FinalState) -> list[str]:
+def draw_state(board: Board, state: FinalState) -> list[str]:
     """The final state as text.
 
     Digits are cleared cells (their number), ``F`` flags, ``-`` covered safe cells (what the
@@ -317,8 +294,9 @@ def draw_state(board: CasualBoard, state: FinalState) -> list[str]:
     rows, cols = board.mines.shape
     grid = PaddedGrid(rows, cols)
     numbers = _mine_numbers(board)
+    present = board.present_mask
     picture = [
-        [HOLE if not board.present[r, c] else MINE if board.mines[r, c] else COVERED_SAFE for c in range(cols)]
+        [HOLE if not present[r, c] else MINE if board.mines[r, c] else COVERED_SAFE for c in range(cols)]
         for r in range(rows)
     ]
     for index in state.cleared:

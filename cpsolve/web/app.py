@@ -1,0 +1,306 @@
+"""The ASGI application: the pages, their static files, the JSON API and its OpenAPI description.
+
+:func:`create_app` builds it. Every API request is answered by a solver process of the
+:class:`cpsolve.web.pool.SolverPool` (:func:`cpsolve.web.work.answer`), never on the event loop,
+so the pages and ``GET /api/health`` answer at once whatever the solvers are doing. What comes
+back for a bad request is always ``{"error": "<one line>"}`` with a 4xx status:
+
+- 400: the body is not JSON, or not a JSON object;
+- 413: the body is larger than :data:`MAX_BODY` bytes (refused before it is read whole);
+- 415: the body is not sent as JSON (``Content-Type: application/json``): FastAPI's strict check,
+  which keeps a page from another site from posting to this unauthenticated local server;
+- 422: a field unknown, missing or of the wrong type, or a value the command line refuses
+  (with the command line's own message, naming the field);
+- 503: the pool is full (every solver busy and the queue too): try again;
+- 504: the time limit ran out with no answer to give (an answer that says ``unknown`` is a 200,
+  as the command line prints it).
+
+A client that goes away while its request is solved has that work stopped (its process ended and
+replaced). The pages are static files shipped in the package (``cpsolve/web/static``): plain
+HTML, CSS and JavaScript with no build step and nothing fetched from another site, so they work
+offline. The browser draws, takes the clicks and runs the clock; every answer (the game's
+reveals and cascades included) comes from the server, which keeps no game between requests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib.resources import files
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cpsolve import __version__
+from cpsolve.answers import check_time_limit
+from cpsolve.errors import ParameterError
+from cpsolve.formats.values import shorten
+from cpsolve.web.models import (
+    CasualRequest,
+    GameRequest,
+    GenerateRequest,
+    Health,
+    HintRequest,
+    LayoutRequest,
+    PositionRequest,
+    PuzzleRequest,
+)
+from cpsolve.web.pool import Busy, HardTimeLimit, SolverPool, Stopped, WorkerLost
+from cpsolve.web.work import PRELOAD, answer, error_json, warm
+
+__all__ = ["MAX_BODY", "MAX_BOARDS", "GRACE", "create_app"]
+
+#: The largest request body accepted, in bytes (a 1000x1000 position takes about 1 MB).
+MAX_BODY = 1_000_000
+#: The most boards one ``/api/generate`` request may ask for.
+MAX_BOARDS = 100
+#: Seconds past a request's time limit before its work is stopped outright: the library answers
+#: "unknown" at its time limit by itself; this catches work that cannot look at the clock.
+GRACE = 5.0
+#: The static files: the pages, their script and style.
+STATIC = files("cpsolve.web") / "static"
+
+
+def _error(status: int, message: str) -> Response:
+    return Response(error_json(message), status_code=status, media_type="application/json")
+
+
+class _BodyLimit:
+    """Refuse a body over `limit` bytes with 413, by its Content-Length or as it streams in."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = _error(413, f"the request body is larger than {self.limit} bytes")
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await too_large(scope, receive, send)
+                return
+        received = 0
+        refused = False
+
+        async def counted_receive() -> Message:
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    # the app reads no more of it; whatever it answers is replaced by the 413 below
+                    refused = True
+                    return {"type": "http.request", "body": b"", "more_body": False}
+            return message
+
+        async def watched_send(message: Message) -> None:
+            if not refused:
+                await send(message)
+            elif message["type"] == "http.response.start":
+                await too_large(scope, receive, send)
+
+        await self.app(scope, counted_receive, watched_send)
+
+
+def _field(location: tuple[Any, ...]) -> str:
+    """A field's place in the body as text: ``moves[3].cell`` (list places 1-based, as people count)."""
+    text = ""
+    for part in location:
+        if part == "body":
+            continue
+        text += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _validation_message(error: dict[str, Any]) -> tuple[int, str]:
+    """One line for pydantic's first complaint, worded like the command line's."""
+    kind, location = error.get("type", ""), tuple(error.get("loc", ()))
+    field = _field(location)
+    if kind == "json_invalid":
+        return 400, f"the request body is not JSON: {error.get('ctx', {}).get('error', 'invalid')}"
+    if not field or kind in ("model_attributes_type", "dict_type", "model_type"):
+        return 400, "the request body must be a JSON object"
+    if kind == "extra_forbidden":
+        return 422, f"unknown field {field!r}"
+    if kind == "missing":
+        return 422, f"field {field!r} is required"
+    message = str(error.get("msg", "invalid")).rstrip(".")
+    return 422, f"{field}: {message[:1].lower()}{message[1:]}, got {shorten(repr(error.get('input')), 40)}"
+
+
+def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> FastAPI:
+    """The web app, its solver pool started with the app and stopped with it.
+
+    Args:
+        workers: Solver processes.
+        queue: Requests running or waiting at once; past it, 503.
+        time_limit: The most seconds a request may ask for, and the default.
+    """
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = SolverPool(workers, queue, preload=PRELOAD)
+        app.state.pool = pool
+        try:
+            await pool.start(warm)
+            yield
+        finally:
+            pool.close()
+
+    app = FastAPI(
+        title="cpsolve",
+        version=__version__,
+        summary="Minesweeper by constraint programming: the command line's answers over HTTP.",
+        description=(
+            "Each endpoint takes a command's options as JSON fields and answers exactly the object that "
+            "command prints with `--format json` for one input (less the `file` key). Errors are "
+            '`{"error": "<one line>"}` with a 4xx status.'
+        ),
+        lifespan=lifespan,
+        docs_url=None,  # FastAPI's own pages load their scripts from a CDN; /api is drawn from the package
+        redoc_url=None,
+    )
+    app.state.time_limit = time_limit
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, error: RequestValidationError) -> Response:
+        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if request.method == "POST" and not (media == "application/json" or media.endswith("+json")):
+            # read as JSON only when it says it is: a page elsewhere cannot post here without the browser asking first
+            return _error(415, "send the body as JSON, with the header Content-Type: application/json")
+        status, message = _validation_message(error.errors()[0])
+        return _error(status, message)
+
+    async def solve(request: Request, kind: str, body: Any) -> Response:
+        fields = body.model_dump()
+        limit = fields.get("time_limit")
+        if limit is None:
+            limit = app.state.time_limit
+        else:
+            limit = float(limit)
+            try:
+                check_time_limit(limit)
+            except ParameterError as error:
+                return _error(422, str(error))
+            if limit > app.state.time_limit:
+                return _error(422, f"time_limit must be at most {app.state.time_limit:g} seconds on this server")
+        fields["time_limit"] = limit
+        if kind == "generate" and not fields["count"] <= MAX_BOARDS:
+            return _error(422, str(ParameterError("count", f"must be at most {MAX_BOARDS} on this server")))
+        if kind == "layout" and fields["workers"] is not None and not 1 <= fields["workers"] <= workers * 4:
+            return _error(422, str(ParameterError("workers", f"must be from 1 to {workers * 4} on this server")))
+        pool: SolverPool = app.state.pool
+        try:
+            status, text = await pool.run(answer, (kind, fields), limit + GRACE, request.is_disconnected)
+        except Busy as busy:
+            return _error(503, str(busy))
+        except HardTimeLimit:
+            return _error(504, f"the time limit of {limit:g} s ran out before an answer; the work was stopped")
+        except WorkerLost as lost:
+            return _error(500, str(lost))
+        except Stopped:
+            return _error(499, "the client went away")  # nobody reads it
+        return Response(text, status_code=status, media_type="application/json")
+
+    errors: dict[int | str, dict[str, Any]] = {
+        code: {"description": words, "content": {"application/json": {"example": {"error": "..."}}}}
+        for code, words in (
+            (400, "The body is not a JSON object."),
+            (413, f"The body is larger than {MAX_BODY} bytes."),
+            (415, "The body is not sent as JSON (Content-Type: application/json)."),
+            (422, "A field unknown, missing, mistyped or refused: the command line's one line."),
+            (503, "Every solver is busy and the queue is full: try again."),
+            (504, "The time limit ran out with no answer to give."),
+        )
+    }
+
+    def documented(summary: str, answer_words: str) -> dict[str, Any]:
+        return {
+            "summary": summary,
+            "response_class": Response,
+            "responses": {200: {"description": answer_words, "content": {"application/json": {}}}, **errors},
+            "tags": ["answers"],
+        }
+
+    @app.post("/api/puzzle", **documented("Solve a clue puzzle", "`cpsolve puzzle --format json`'s object."))
+    async def puzzle(request: Request, body: PuzzleRequest) -> Response:
+        """A solution or proof of none, and on request the exact count, what is certain and each chance."""
+        return await solve(request, "puzzle", body)
+
+    @app.post("/api/position", **documented("Read a position", "The position: rows, cols, total_mines and its grid."))
+    async def position(request: Request, body: PositionRequest) -> Response:
+        """The position as the reader sees it, one character a cell (0-8 clues, * known mines, . covered, # none)."""
+        return await solve(request, "position", body)
+
+    @app.post("/api/hint", **documented("The best move in a position", "`cpsolve hint --format json`'s object."))
+    async def hint(request: Request, body: HintRequest) -> Response:
+        """The certain cells, or the best guess with its exact safety and why; a contradiction's minimal clues."""
+        return await solve(request, "hint", body)
+
+    @app.post("/api/layout", **documented("A one-click board", "`cpsolve layout --format json`'s object."))
+    async def layout(request: Request, body: LayoutRequest) -> Response:
+        """A board won with one click, or Impossible (proved), or unknown when the time ran out."""
+        return await solve(request, "layout", body)
+
+    @app.post(
+        "/api/casual", **documented("What a casual player leaves", "A list of `cpsolve casual --format json`'s lines.")
+    )
+    async def casual(request: Request, body: CasualRequest) -> Response:
+        """The fewest safe cells a casual player leaves covered, for each board of the text."""
+        return await solve(request, "casual", body)
+
+    @app.post("/api/generate", **documented("No-guess boards", "A list of `cpsolve generate --format json`'s lines."))
+    async def generate(request: Request, body: GenerateRequest) -> Response:
+        """Boards the player wins without a guess from the first click, uniform over such boards."""
+        return await solve(request, "generate", body)
+
+    @app.post("/api/game", **documented("A game, replayed", "The game as the Play page draws it."))
+    async def game(request: Request, body: GameRequest) -> Response:
+        """The deal and the moves replayed by the game's rules; on request the chances, the hint, the verdicts."""
+        return await solve(request, "game", body)
+
+    @app.get("/api/health", tags=["server"], summary="The server answers")
+    async def health() -> Health:
+        return Health(status="ok", version=__version__)
+
+    def page(name: str) -> Callable[[], Awaitable[FileResponse]]:
+        async def serve_page() -> FileResponse:
+            return FileResponse(str(STATIC / name), media_type="text/html")
+
+        return serve_page
+
+    for path, name in (
+        ("/", "play.html"),
+        ("/analyse", "analyse.html"),
+        ("/layout", "layout.html"),
+        ("/api", "api.html"),
+    ):
+        app.get(path, include_in_schema=False)(page(name))
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 404:
+            return _error(404, f"no such page: {request.url.path}")
+        if error.status_code == 405:
+            return _error(405, f"{request.method} is not allowed on {request.url.path}")
+        if error.status_code == 400:  # FastAPI could not read the body at all (not UTF-8, say)
+            return _error(400, f"the request body is not JSON: {str(error.detail).lower()}")
+        return _error(error.status_code, str(error.detail))
+
+    app.add_middleware(_BodyLimit, limit=MAX_BODY)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception) -> Response:
+        return JSONResponse({"error": f"internal error: {type(error).__name__}"}, status_code=500)
+
+    return app

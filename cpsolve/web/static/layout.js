@@ -1,0 +1,107 @@
+// The Layout page: R C M, or a template drawn on a grid, sent to POST /api/layout; the board drawn, or Impossible
+// with what proved it.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const TOOLS = ["?", ".", "*", "#", "c"];
+  const state = { template: [], templateCells: [], tool: "#" };
+
+  function newTemplate() {
+    const rows = Math.max(1, Math.min(100, Number($("rows").value) || 4));
+    const cols = Math.max(1, Math.min(100, Number($("cols").value) || 7));
+    state.template = Array.from({ length: rows }, () => Array(cols).fill("?"));
+    state.templateCells = cpsolve.build($("template"), rows, cols);
+    drawTemplate();
+  }
+
+  function drawTemplate() {
+    state.template.forEach((row, r) =>
+      row.forEach((ch, c) => {
+        const cell = state.templateCells[r][c];
+        cpsolve.clear(cell);
+        cell.dataset.state = { "?": "covered", ".": "cleared", "*": "mine", "#": "hole", c: "cleared" }[ch];
+        cell.textContent = { "?": "?", "*": "✱", c: "c" }[ch] || "";
+      }),
+    );
+  }
+
+  function paint(r, c) {
+    if (state.tool === "c") {
+      for (const row of state.template) row.forEach((ch, i) => ch === "c" && (row[i] = "?"));
+    }
+    state.template[r][c] = state.tool;
+    drawTemplate();
+  }
+
+  async function solve() {
+    const body = { mines: Number($("mines").value), time_limit: Number($("time-limit").value) };
+    if ($("use-template").checked) body.template = state.template.map((row) => row.join("")).join("\n") + "\n";
+    else Object.assign(body, { rows: Number($("rows").value), cols: Number($("cols").value) });
+    if ($("backend").value) body.backend = $("backend").value;
+    $("problem").textContent = "";
+    $("verdict").textContent = "solving…";
+    $("board").dataset.busy = "1";
+    const answer = await cpsolve.ask("/api/layout", body);
+    if (!answer.ok) {
+      $("verdict").textContent = "";
+      $("problem").textContent = answer.data.error;
+    } else draw(answer.data);
+    $("board").dataset.busy = "0";
+  }
+
+  function draw(result) {
+    const board = $("board");
+    board.replaceChildren();
+    const words = { possible: "a one-click board", impossible: "Impossible", unknown: "unknown: the time limit ran out" };
+    $("verdict").textContent = words[result.status];
+    $("verdict").className = "big " + (result.status === "possible" ? "won" : result.status === "impossible" ? "lost" : "");
+    board.dataset.status = result.status;
+    $("how").textContent = `${result.rows}×${result.cols}, ${result.mines} mines · ${result.backend} · ${(result.seconds * 1000).toFixed(1)} ms`;
+    const stats = result.stats || {};
+    if (result.status === "possible") {
+      const cells = cpsolve.build(board, result.rows, result.cols);
+      result.board.forEach((row, r) =>
+        [...row].forEach((ch, c) => {
+          const cell = cells[r][c];
+          cell.dataset.state = { "*": "mine", ".": "cleared", c: "cleared", "#": "hole" }[ch];
+          cell.textContent = { "*": "✱", c: "c" }[ch] || "";
+          if (ch === "c") cell.classList.add("hint-safe");
+        }),
+      );
+      $("reason").textContent = `click ${cpsolve.where(result.click)} (c): one click reveals every safe cell`;
+    } else if (result.status === "impossible") {
+      const phase = stats.phase ? `, decided by the ${stats.phase}` : "";
+      $("reason").textContent = stats.reason
+        ? `why: ${stats.reason}`
+        : result.backend === "greedy"
+          ? "why: the feasibility rule of the greedy method (N = 1 or one row always; two rows: N even and at least 4; else N not 2, 3, 5 or 7)"
+          : `proved by the ${result.backend} backend${phase}${stats.status ? ` (${stats.status})` : ""}`;
+    } else {
+      $("reason").textContent = "no verdict within the time limit (never reported as Impossible)";
+    }
+  }
+
+  for (const tool of TOOLS) {
+    const button = document.createElement("button");
+    button.textContent = tool;
+    button.dataset.tool = tool;
+    button.addEventListener("click", () => {
+      state.tool = tool;
+      for (const other of $("palette").children) other.classList.toggle("on", other === button);
+    });
+    button.classList.toggle("on", tool === state.tool);
+    $("palette").appendChild(button);
+  }
+  $("template").addEventListener("click", (event) => {
+    const at = cpsolve.cellOf(event);
+    if (at) paint(at.row, at.col);
+  });
+  $("use-template").addEventListener("change", () => {
+    const on = $("use-template").checked;
+    $("template").hidden = $("template-tools").hidden = !on;
+    if (on && !state.template.length) newTemplate();
+  });
+  $("new-template").addEventListener("click", newTemplate);
+  $("solve").addEventListener("click", solve);
+})();

@@ -1,0 +1,202 @@
+"""What a solver process does for one API request: the fields translated to :mod:`cpsolve.answers`, the answer as JSON.
+
+Each endpoint's fields are the command's options by their library names, so the translation is
+short: text fields become :class:`cpsolve.formats.lines.TextSource` inputs named after the field
+(an error reads "position, line 3: ..."), 1-based cells become 0-based, and the answer is the
+object the command's ``--format json`` prints, less the ``file`` key. Nothing here computes.
+
+Every outcome comes back as ``(HTTP status, JSON text)``, errors included, so nothing but plain
+data crosses between processes and no traceback ever reaches a client: bad input is 422 with the
+command line's one line, a time limit that ran out with no answer to give is 504, and a bug is
+500 with its one line (its traceback goes to the server's log).
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from cpsolve import answers
+from cpsolve.errors import CpsolveError, InputError, InternalError, TimeLimitError, UsageError
+from cpsolve.formats.lines import TextSource
+from cpsolve.formats.values import json_line
+
+__all__ = ["HANDLERS", "PRELOAD", "answer", "error_json", "warm"]
+
+#: The modules every answer needs, imported once by the forkserver the solver processes are forked
+#: from (OR-Tools is not: it starts threads when imported, and a fork keeps none of them).
+PRELOAD = (
+    "cpsolve.web.work",
+    "numpy",
+    "cpsolve.deduce",
+    "cpsolve.play.best",
+    "cpsolve.play.game",
+    "cpsolve.generate",
+    "cpsolve.game.session",
+    "cpsolve.game.assist",
+    "cpsolve.layout",
+    "cpsolve.formats.puzzle",
+    "cpsolve.formats.best",
+    "cpsolve.formats.casual",
+    "cpsolve.formats.game",
+)
+
+#: The HTTP status of each kind of error the library raises.
+_STATUS = ((TimeLimitError, 504), (InternalError, 500), (InputError, 422), (UsageError, 422), (CpsolveError, 500))
+
+
+def error_json(message: str) -> str:
+    """The body of every error: ``{"error": message}``."""
+    return json_line({"error": message})
+
+
+def _cell(value: list[int] | None) -> tuple[int, int] | None:
+    """A 1-based ``[row, col]`` as the library's 0-based cell."""
+    return None if value is None else (value[0] - 1, value[1] - 1)
+
+
+def _unfiled(answer: dict[str, Any]) -> dict[str, Any]:
+    """The command's object less its ``file`` key (a request has no file)."""
+    return {key: value for key, value in answer.items() if key != "file"}
+
+
+def _puzzle(fields: dict[str, Any]) -> Any:
+    read = answers.read_puzzle_timed(TextSource("position", fields["position"]), fields["time_limit"])
+    answer = answers.puzzle(
+        read,
+        count=fields["count"],
+        deduce=fields["deduce"],
+        probabilities=fields["probabilities"],
+        mines=fields["mines"],
+        no_total=fields["no_total"],
+        time_limit=fields["time_limit"],
+    )
+    return _unfiled(answer.json())
+
+
+def _position(fields: dict[str, Any]) -> Any:
+    from cpsolve.formats.puzzle import position_json, read_puzzle
+
+    return position_json(read_puzzle(TextSource("position", fields["position"])).position)
+
+
+def _hint(fields: dict[str, Any]) -> Any:
+    from cpsolve.formats.puzzle import read_puzzle
+
+    position = read_puzzle(TextSource("position", fields["position"]))
+    answer = answers.hint(
+        position,
+        mines=fields["mines"],
+        no_total=fields["no_total"],
+        seed=fields["seed"],
+        time_limit=fields["time_limit"],
+    )
+    return _unfiled(answer.json())
+
+
+def _layout(fields: dict[str, Any]) -> Any:
+    from cpsolve.layout import SolveOptions
+
+    template = fields["template"]
+    if template is None:
+        if fields["rows"] is None or fields["cols"] is None:
+            raise InputError("give rows, cols and mines, or mines and a template")
+        numbers = [str(fields["rows"]), str(fields["cols"]), str(fields["mines"])]
+    else:
+        if fields["rows"] is not None or fields["cols"] is not None:
+            raise InputError("with a template give only mines: the template sets rows and cols")
+        numbers = [str(fields["mines"])]
+    problem = answers.layout_problem(
+        numbers, None if template is None else TextSource("template", template), _cell(fields["click"])
+    )
+    options = SolveOptions(
+        time_limit=fields["time_limit"],
+        workers=fields["workers"],
+        seed=fields["seed"],
+        encoding=fields["encoding"],
+        dominance=fields["dominance"],
+        phases=fields["phases"] == "all",
+    )
+    return answers.layout(problem, fields["backend"], options, fields["solver"]).json()
+
+
+def _casual(fields: dict[str, Any]) -> Any:
+    from cpsolve.formats.casual import read_casual_boards
+
+    return [answers.casual(board).json() for board in read_casual_boards(TextSource("boards", fields["boards"]))]
+
+
+def _generate(fields: dict[str, Any]) -> Any:
+    boards = answers.generate(
+        fields["rows"],
+        fields["cols"],
+        fields["mines"],
+        player=fields["player"],
+        no_total=fields["no_total"],
+        first=_cell(fields["first"]),
+        start=fields["start"],
+        count=fields["count"],
+        seed=fields["seed"],
+        time_limit=fields["time_limit"],
+    )
+    return [board.json() for board in boards]
+
+
+def _game(fields: dict[str, Any]) -> Any:
+    moves = [(move["action"], _cell(move["cell"])) for move in fields["moves"]]
+    return answers.game(
+        fields["rows"],
+        fields["cols"],
+        fields["mines"],
+        start=fields["start"],
+        no_guess=fields["no_guess"],
+        seed=fields["seed"],
+        moves=moves,
+        chances=fields["chances"],
+        hint=fields["hint"],
+        judge=fields["judge"],
+        time_limit=fields["time_limit"],
+    ).json()
+
+
+#: Each endpoint's work, by name.
+HANDLERS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "puzzle": _puzzle,
+    "position": _position,
+    "hint": _hint,
+    "layout": _layout,
+    "casual": _casual,
+    "generate": _generate,
+    "game": _game,
+}
+
+
+def warm() -> int:
+    """Nothing: run once per solver process when the server starts, so the first request finds it ready."""
+    import os
+
+    return os.getpid()
+
+
+def answer(kind: str, fields: dict[str, Any]) -> tuple[int, str]:
+    """Answer one request in this process: ``(HTTP status, JSON text)``, whatever happens.
+
+    Args:
+        kind: The endpoint (a key of :data:`HANDLERS`).
+        fields: The request's fields, checked for type already, ``time_limit`` set.
+    """
+    try:
+        payload = HANDLERS[kind](fields)
+    except CpsolveError as error:
+        status = next(code for kind_of_error, code in _STATUS if isinstance(error, kind_of_error))
+        return status, error_json(str(error))
+    except MemoryError:
+        return 507, error_json("the answer needs more memory than the server has")
+    except Exception as error:  # a bug: one line for the client, the traceback for the server's log
+        traceback.print_exc(file=sys.stderr)
+        return 500, error_json(f"internal error: {type(error).__name__}: {error}")
+    if isinstance(payload, list):
+        return 200, "[" + ", ".join(json_line(item) for item in payload) + "]"
+    return 200, json_line(payload)

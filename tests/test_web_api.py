@@ -1,0 +1,526 @@
+"""The JSON API through the ASGI client: each endpoint answers what the command line prints, errors are one line.
+
+Every answer is compared with the command's own ``--format json`` output for the same input and
+options (less the ``file`` key, and the layout's timings), and every refused request with the
+command's own error line (the file's name becoming the field's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[test]'")
+pytest.importorskip("httpx", reason="the web tests need httpx: pip install -e '.[test]'")
+
+with warnings.catch_warnings():  # Starlette asks for httpx2 in its test client; httpx still does the work
+    warnings.filterwarnings("ignore", message="Using `httpx`")
+    from fastapi.testclient import TestClient  # noqa: E402
+
+from cpsolve import __version__  # noqa: E402
+from cpsolve.cli import app as cli  # noqa: E402
+from cpsolve.web import create_app  # noqa: E402
+from cpsolve.web.app import MAX_BODY  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+TIME_LIMIT = 20.0
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=2, queue=8, time_limit=TIME_LIMIT)) as client:
+        yield client
+
+
+def cli_lines(runner, *args):
+    """The command's JSON lines (exit 0 or 3), as objects."""
+    result = runner.invoke(cli, [*map(str, args), "--format", "json"])
+    assert result.exit_code in (0, 3), result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def cli_error(runner, *args):
+    """The command's one error line, without the ``cpsolve: `` it starts with."""
+    result = runner.invoke(cli, [*map(str, args)])
+    assert result.exit_code in (1, 2) and result.stdout == "", (result.exit_code, result.stdout)
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1 and line.startswith("cpsolve: ")
+    return line.removeprefix("cpsolve: ")
+
+
+def unfiled(answer):
+    return {key: value for key, value in answer.items() if key != "file"}
+
+
+def post(client, path, body):
+    response = client.post(path, json=body)
+    return response.status_code, response.json()
+
+
+#: Positions in the puzzle format: the clue puzzles, and game positions (one of them a contradiction).
+GAME_POSITIONS = [EXAMPLES / "best" / name for name in ("expert_midgame.txt", "contradiction.txt")]
+POSITIONS = sorted((EXAMPLES / "puzzles").glob("*.txt")) + GAME_POSITIONS
+
+
+@pytest.mark.parametrize("path", POSITIONS, ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"count": True, "deduce": True, "probabilities": True},
+        {"probabilities": True, "no_total": True},
+        {"count": True, "mines": 10},
+    ],
+    ids=["plain", "all", "no-total", "mines"],
+)
+def test_puzzle_answers_what_the_command_prints(client, runner, path, options):
+    flags = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        flags += [flag] if value is True else [flag, value]
+    (expected,) = cli_lines(runner, "puzzle", path, *flags)
+    status, answer = post(client, "/api/puzzle", {"position": path.read_text(), **options})
+    assert status == 200 and answer == unfiled(expected)
+
+
+@pytest.mark.parametrize("path", POSITIONS, ids=lambda path: path.name)
+@pytest.mark.parametrize("seed", [0, 7])
+def test_hint_answers_what_the_command_prints(client, runner, path, seed):
+    (expected,) = cli_lines(runner, "hint", path, "--seed", seed)
+    status, answer = post(client, "/api/hint", {"position": path.read_text(), "seed": seed})
+    assert status == 200 and answer == unfiled(expected)
+
+
+def test_a_contradiction_is_answered_with_its_minimal_clues(client, runner):
+    path = EXAMPLES / "best" / "contradiction.txt"
+    (expected,) = cli_lines(runner, "hint", path)
+    status, answer = post(client, "/api/hint", {"position": path.read_text()})
+    assert status == 200 and answer["status"] == "no_solution" and answer["conflict"]
+    assert answer == unfiled(expected)
+
+
+def test_windows_line_endings_are_read_as_the_command_reads_them(client, runner, tmp_path):
+    path = tmp_path / "crlf.txt"
+    path.write_bytes(b"3 3 2\r\n1.1\r\n...\r\n...\r\n")
+    (expected,) = cli_lines(runner, "puzzle", path, "--probabilities", "--count")
+    status, answer = post(
+        client, "/api/puzzle", {"position": path.read_bytes().decode(), "probabilities": True, "count": True}
+    )
+    assert status == 200 and answer == unfiled(expected) and answer["count"] > 0
+
+
+def test_a_total_no_placement_holds_is_no_solution_as_on_the_command_line(client, runner, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("2 2 9\n1.\n..\n")
+    (expected,) = cli_lines(runner, "puzzle", path, "--count")
+    status, answer = post(client, "/api/puzzle", {"position": path.read_text(), "count": True})
+    assert status == 200 and answer["status"] == "no_solution" and answer == unfiled(expected)
+
+
+def untimed(answer):
+    """A layout answer less what differs from run to run: the seconds taken."""
+    stats = {key: value for key, value in answer["stats"].items() if "seconds" not in key}
+    return {**{key: value for key, value in answer.items() if key != "seconds"}, "stats": stats}
+
+
+@pytest.mark.parametrize(
+    "args,body",
+    [
+        (["4", "7", "3"], {"rows": 4, "cols": 7, "mines": 3}),
+        (["2", "2", "1"], {"rows": 2, "cols": 2, "mines": 1}),
+        (["3", "3", "2", "--backend", "cp"], {"rows": 3, "cols": 3, "mines": 2, "backend": "cp"}),
+        (["5", "5", "3", "--click", "3,3"], {"rows": 5, "cols": 5, "mines": 3, "click": [3, 3]}),
+        (["20", "--template", str(EXAMPLES / "templates" / "two_rooms.txt")], {"mines": 20, "template": "two_rooms"}),
+    ],
+    ids=["greedy", "impossible", "cp", "click", "template"],
+)
+def test_layout_answers_what_the_command_prints(client, runner, args, body):
+    if body.get("template"):
+        body = {**body, "template": (EXAMPLES / "templates" / f"{body['template']}.txt").read_text()}
+    (expected,) = cli_lines(runner, "layout", *args)
+    status, answer = post(client, "/api/layout", body)
+    assert status == 200 and untimed(answer) == untimed(expected)
+
+
+def test_casual_answers_the_commands_lines_as_a_list(client, runner):
+    path = EXAMPLES / "casual" / "sample.in"
+    expected = cli_lines(runner, "casual", path)
+    status, answer = post(client, "/api/casual", {"boards": path.read_text()})
+    assert status == 200 and answer == expected and len(answer) > 1
+
+
+@pytest.mark.parametrize(
+    "args,body",
+    [
+        (["9", "9", "10", "--count", "3", "--seed", "1"], {"rows": 9, "cols": 9, "mines": 10, "count": 3, "seed": 1}),
+        (
+            ["8", "8", "12", "--player", "casual", "--start", "safe", "--first", "1,1", "--seed", "4"],
+            {"rows": 8, "cols": 8, "mines": 12, "player": "casual", "start": "safe", "first": [1, 1], "seed": 4},
+        ),
+    ],
+)
+def test_generate_answers_the_commands_lines_as_a_list(client, runner, args, body):
+    expected = cli_lines(runner, "generate", *args)
+    status, answer = post(client, "/api/generate", body)
+    assert status == 200 and answer == expected
+
+
+def test_health_answers_at_once(client):
+    response = client.get("/api/health")
+    assert response.status_code == 200 and response.json() == {"status": "ok", "version": __version__}
+
+
+def test_the_pages_and_their_files_are_served_from_the_package(client):
+    for path in ("/", "/analyse", "/layout", "/api"):
+        response = client.get(path)
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+        for script in ("/static/common.js", "/static/style.css"):
+            if script.endswith(".js") and path == "/api":
+                continue
+            assert script in response.text
+        assert "http://" not in response.text and "https://" not in response.text  # nothing from elsewhere
+    assert client.get("/static/play.js").status_code == 200
+    assert client.get("/openapi.json").json()["info"]["version"] == __version__
+
+
+def test_the_openapi_page_documents_every_endpoint_and_its_fields(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/puzzle", "/api/hint", "/api/layout", "/api/casual", "/api/generate", "/api/health"):
+        assert path in paths
+    puzzle = paths["/api/puzzle"]["post"]
+    assert puzzle["requestBody"]["content"]["application/json"]["schema"]
+    assert {"400", "413", "422", "503", "504"} <= set(puzzle["responses"])
+
+
+# -- refused requests ----------------------------------------------------------------------------
+
+
+def test_a_ragged_position_is_the_commands_line_naming_the_field(client, runner, tmp_path):
+    path = tmp_path / "ragged.txt"
+    path.write_text("1..\n..\n")
+    expected = cli_error(runner, "puzzle", path)
+    status, answer = post(client, "/api/puzzle", {"position": path.read_text()})
+    assert status == 422 and answer == {"error": expected.replace(str(path), "position")}
+    assert answer["error"] == "position, line 2: row has 2 cells, the first row has 3"
+
+
+@pytest.mark.parametrize(
+    "cli_args,body",
+    [
+        (["hint", "{path}", "--seed", "-1"], {"seed": -1}),
+        (["puzzle", "{path}", "--mines", "-1"], {"mines": -1}),
+        (["puzzle", "{path}", "--time-limit", "0"], {"time_limit": 0}),
+        (["puzzle", "{path}", "--time-limit", "nan"], {"time_limit": float("nan")}),
+    ],
+    ids=["seed", "mines", "time-limit", "nan"],
+)
+def test_a_number_the_command_refuses_is_refused_with_its_words(client, runner, tmp_path, cli_args, body):
+    path = tmp_path / "p.txt"
+    path.write_text("1.\n..\n")
+    expected = cli_error(runner, *(arg.format(path=path) for arg in cli_args))
+    endpoint = "/api/" + cli_args[0]
+    response = client.post(
+        endpoint,
+        content=json.dumps({"position": path.read_text(), **body}),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 422
+    flag = "--" + next(iter(body)).replace("_", "-")
+    assert response.json() == {"error": expected.replace(flag, next(iter(body)))}
+
+
+@pytest.mark.parametrize(
+    "path,body,status,error",
+    [
+        ("/api/puzzle", {"position": "1.", "probabilty": True}, 422, "unknown field 'probabilty'"),
+        ("/api/puzzle", {"probabilities": True}, 422, "field 'position' is required"),
+        ("/api/puzzle", {"position": "1.", "mines": "3"}, 422, "mines: input should be a valid integer, got '3'"),
+        ("/api/puzzle", {"position": "1.", "count": 1}, 422, "count: input should be a valid boolean, got 1"),
+        ("/api/puzzle", [1, 2], 400, "the request body must be a JSON object"),
+        ("/api/puzzle", {"position": "1.", "mines": 2, "no_total": True}, 422, None),
+        ("/api/puzzle", {"position": "1.", "time_limit": TIME_LIMIT + 1}, 422, None),
+        ("/api/generate", {"rows": 9, "cols": 9, "mines": 10, "count": 0}, 422, "count must be 1 or more, got 0"),
+        ("/api/generate", {"rows": 9, "cols": 9, "mines": 10, "count": 101}, 422, None),
+        ("/api/generate", {"rows": 3, "cols": 3, "mines": 9}, 422, None),
+        ("/api/layout", {"rows": 3, "cols": 3, "mines": 1, "click": [4, 4]}, 422, None),
+        ("/api/layout", {"rows": 3, "cols": 3, "mines": 9}, 422, None),
+        ("/api/layout", {"rows": 3, "mines": 1}, 422, None),
+        ("/api/game", {"rows": 9, "cols": 9, "mines": 10, "moves": [{"action": "reveal", "cell": [10, 1]}]}, 422, None),
+        ("/api/game", {"rows": 9, "cols": 9, "mines": 10, "moves": [{"action": "dig", "cell": [1, 1]}]}, 422, None),
+        ("/api/game", {"rows": 101, "cols": 9, "mines": 10}, 422, None),
+        ("/api/casual", {"boards": "2 2\nM.\n.\n"}, 422, None),
+        ("/api/puzzle", {"position": "1.\n.\u00001\n"}, 422, "position, line 2: binary data (NUL byte), expected text"),
+        ("/api/puzzle", {"position": "1.\r.1\r"}, 422, None),
+    ],
+)
+def test_bad_requests_get_a_4xx_and_one_line(client, path, body, status, error):
+    response = client.post(path, json=body)
+    assert response.status_code == status
+    answer = response.json()
+    assert list(answer) == ["error"] and len(answer["error"].splitlines()) == 1 and "Traceback" not in answer["error"]
+    if error is not None:
+        assert answer["error"] == error
+
+
+def test_a_lone_surrogate_in_a_text_is_not_utf8_text(client):
+    """JSON may spell a lone surrogate (no UTF-8 text holds one): the reader's own words, a 422."""
+    body = b'{"position": "1.\\n.\\ud8001\\n"}'
+    response = client.post("/api/puzzle", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert response.json() == {"error": "position, line 2: binary data (not UTF-8 text)"}
+
+
+def test_a_body_that_is_not_json_is_a_400(client):
+    for content in (b"{not json", b"", "\u00e9".encode("latin-1")):
+        response = client.post("/api/hint", content=content, headers={"content-type": "application/json"})
+        assert response.status_code == 400 and list(response.json()) == ["error"]
+
+
+def test_a_body_over_the_limit_is_a_413_however_it_comes(client):
+    big = json.dumps({"position": "." * (MAX_BODY + 10)}).encode()
+    response = client.post("/api/puzzle", content=big, headers={"content-type": "application/json"})
+    assert response.status_code == 413 and response.json() == {
+        "error": f"the request body is larger than {MAX_BODY} bytes"
+    }
+
+    def chunks():  # no Content-Length: counted as it streams in
+        for start in range(0, len(big), 65536):
+            yield big[start : start + 65536]
+
+    response = client.post("/api/puzzle", content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert client.get("/api/health").status_code == 200  # and the server goes on
+
+
+def test_a_body_not_sent_as_json_is_a_415(client):
+    """A page of another site may post text/plain to a local server without the browser asking: refused."""
+    for headers in ({}, {"content-type": "text/plain"}, {"content-type": "application/x-www-form-urlencoded"}):
+        response = client.post("/api/hint", content=b'{"position": "1.\\n..\\n"}', headers=headers)
+        assert response.status_code == 415 and "Content-Type: application/json" in response.json()["error"]
+
+
+def test_unknown_pages_and_methods_are_one_line_too(client):
+    assert client.get("/nowhere").json() == {"error": "no such page: /nowhere"}
+    response = client.get("/api/hint")
+    assert response.status_code == 405 and list(response.json()) == ["error"]
+
+
+def test_random_bodies_never_get_a_5xx(client):
+    """Junk in every field the puzzle and game endpoints take: a 200 or a 4xx, one line, never a traceback."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    values = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**20), 10**20),
+        st.floats(),
+        st.text(max_size=30),
+        st.lists(st.integers(-3, 12), max_size=3),
+    )
+    position = st.text(alphabet="0123456789.*#?F \n\r\t-x", max_size=40)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        position,
+        st.dictionaries(st.sampled_from(["count", "mines", "no_total", "seed", "time_limit", "x"]), values, max_size=3),
+    )
+    def check(text, extra):
+        for path in ("/api/puzzle", "/api/hint"):
+            body = {"position": text, **extra}
+            if path == "/api/hint":
+                body.pop("count", None)
+            response = client.post(path, json=body)
+            assert response.status_code < 500, (body, response.text)
+            if response.status_code >= 400:
+                assert list(response.json()) == ["error"] and "\n" not in response.json()["error"]
+
+    check()
+
+
+# -- the game -----------------------------------------------------------------------------------
+
+
+def test_a_seeded_no_guess_game_is_won_by_playing_the_hints(client):
+    """The server keeps nothing: every request sends the deal and all the moves, and the hint leads to a win."""
+    deal = {"rows": 9, "cols": 9, "mines": 10, "no_guess": "perfect", "seed": 3}
+    moves = []
+    for _ in range(60):
+        status, view = post(client, "/api/game", {**deal, "moves": moves, "hint": True})
+        assert status == 200
+        if view["outcome"] != "playing":
+            break
+        hint = view["hint"]
+        assert hint["guess"] is None  # a no-guess board: always a certain move
+        moves += [{"action": "reveal", "cell": cell} for cell in hint["safe"]]
+    assert view["outcome"] == "won" and view["mines_left"] == 10
+    status, judged = post(client, "/api/game", {**deal, "moves": moves, "judge": "all"})
+    assert judged["guesses"] == 0 and all(move["safety"]["exact"] == "1" for move in judged["moves"])
+
+
+def _flag_and_chord(seed):
+    """A deal's first click, a certain mine after it, and a cleared 1 beside that mine with other covered neighbours."""
+    from cpsolve.game import assist
+    from cpsolve.game.session import Dealer, Session
+
+    session = Session(Dealer(9, 9, 10, seed=seed).deal())
+    session.reveal(session.deal.first)
+    picture = session.picture()
+    for mine in assist.hint(session.view()).mines:
+        for r in range(max(mine[0] - 1, 0), min(mine[0] + 2, 9)):
+            for c in range(max(mine[1] - 1, 0), min(mine[1] + 2, 9)):
+                around = [
+                    (rr, cc)
+                    for rr in range(max(r - 1, 0), min(r + 2, 9))
+                    for cc in range(max(c - 1, 0), min(c + 2, 9))
+                    if picture[rr][cc] == "-" and (rr, cc) != mine
+                ]
+                if picture[r][c] == "1" and around:
+                    return session, mine, (r, c)
+    return None
+
+
+def test_the_game_replays_flags_chords_and_undo_as_the_session_does(client):
+    seed, (session, mine, number) = next((seed, found) for seed in range(100) if (found := _flag_and_chord(seed)))
+    one_based = lambda cell: [cell[0] + 1, cell[1] + 1]  # noqa: E731
+    deal = {"rows": 9, "cols": 9, "mines": 10, "seed": seed}
+    moves = [{"action": "reveal", "cell": one_based(session.deal.first)}, {"action": "flag", "cell": one_based(mine)}]
+    session.toggle_flag(mine)
+    status, view = post(client, "/api/game", {**deal, "moves": moves})
+    assert status == 200 and view["board"] == session.picture() and view["mines_left"] == 9
+    assert session.chord(number) is not None
+    moves.append({"action": "chord", "cell": one_based(number)})
+    status, view = post(client, "/api/game", {**deal, "moves": moves})
+    assert status == 200 and view["board"] == session.picture() and view["moves"][-1]["action"] == "chord"
+    assert view["moves"][-1]["exploded"] == [] and view["moves"][-1]["safety"]["exact"] == "1"  # a flag on a mine
+    session.undo()
+    moves.append({"action": "undo"})
+    status, view = post(client, "/api/game", {**deal, "moves": moves, "chances": True})
+    assert view["board"] == session.picture() and view["undos"] == 1
+    chances = {tuple(item["cell"]) for item in view["chances"]["cells"]}
+    covered = {(r + 1, c + 1) for r, row in enumerate(session.picture()) for c, ch in enumerate(row) if ch in "-F"}
+    assert chances == covered
+
+
+# -- the pool -----------------------------------------------------------------------------------
+
+SLOW = {"rows": 30, "cols": 30, "mines": 400, "player": "casual", "time_limit": 3}  # no board qualifies: 3 s of draws
+
+
+def test_a_slow_request_blocks_neither_the_pages_nor_the_health_check(client):
+    answers = {}
+    slow = threading.Thread(target=lambda: answers.update(slow=client.post("/api/generate", json=SLOW)))
+    slow.start()
+    time.sleep(0.5)
+    began = time.perf_counter()
+    assert client.get("/api/health").status_code == 200 and client.get("/").status_code == 200
+    assert time.perf_counter() - began < 1.0
+    slow.join(timeout=30)
+    response = answers["slow"]
+    assert response.status_code == 504 and "not found in 3 s" in response.json()["error"]
+
+
+def test_a_full_pool_refuses_at_once_with_503():
+    with TestClient(create_app(workers=1, queue=1, time_limit=10)) as small:
+        answers = {}
+        slow = threading.Thread(target=lambda: answers.update(slow=small.post("/api/generate", json=SLOW)))
+        slow.start()
+        time.sleep(0.5)
+        began = time.perf_counter()
+        response = small.post("/api/hint", json={"position": "1.\n..\n"})
+        assert response.status_code == 503 and "busy" in response.json()["error"]
+        assert time.perf_counter() - began < 1.0
+        slow.join(timeout=30)
+        assert small.post("/api/hint", json={"position": "1.\n..\n"}).status_code == 200
+
+
+def test_a_client_that_goes_away_has_its_work_stopped():
+    """Driven as an ASGI server would: the body, then the client's disconnect; the solver process is ended."""
+    application = create_app(workers=1, queue=4, time_limit=10)
+
+    began = 0.0
+
+    async def scenario():
+        body = json.dumps(SLOW).encode()
+        sent = []
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive():
+            if messages:
+                return messages.pop(0)
+            if time.perf_counter() - began > 0.5:  # the client leaves half a second in
+                return {"type": "http.disconnect"}
+            await asyncio.sleep(3600)  # nothing yet (Starlette cancels this wait at once)
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": "/api/generate",
+            "raw_path": b"/api/generate",
+            "query_string": b"",
+            "root_path": "",
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            "client": ("127.0.0.1", 1),
+            "server": ("127.0.0.1", 80),
+            "state": {},
+        }
+        async with _lifespan(application):
+            nonlocal began
+            began = time.perf_counter()
+            await application(scope, receive, send)
+            stopped_after = time.perf_counter() - began
+            return application.state.pool.stopped, stopped_after
+
+    stopped, seconds = asyncio.run(scenario())
+    assert stopped == 1 and seconds < 2.5  # well before its 3 s of work
+
+
+class _lifespan:
+    """Run an app's lifespan around a block (what a server does at start and stop)."""
+
+    def __init__(self, application):
+        self.application = application
+
+    async def __aenter__(self):
+        self.context = self.application.router.lifespan_context(self.application)
+        await self.context.__aenter__()
+
+    async def __aexit__(self, *exc):
+        await self.context.__aexit__(*exc)
+
+
+def test_the_pool_stops_work_past_its_hard_limit_and_replaces_the_worker():
+    import os
+
+    from cpsolve.web.pool import HardTimeLimit, SolverPool
+
+    async def scenario():
+        pool = SolverPool(1, 2)
+
+        async def present():
+            return False
+
+        try:
+            await pool.start(os.getpid)
+            first = await pool.run(os.getpid, (), 10, present)
+            with pytest.raises(HardTimeLimit):
+                await pool.run(time.sleep, (30,), 0.5, present)
+            second = await pool.run(os.getpid, (), 10, present)
+        finally:
+            pool.close()
+        return first, second
+
+    first, second = asyncio.run(scenario())
+    assert first != second  # the worker stuck in its work was ended and another started
