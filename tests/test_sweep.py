@@ -461,8 +461,9 @@ def test_a_cluster_that_cannot_open_its_files_is_one_line():
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120,
                               preexec_fn=_limited_files(files, files))
         assert done.returncode == 1 and done.stdout == "", done.stderr[-2000:]
-        assert done.stderr == (f"cpsolve: a local Dask cluster of 2 workers needs about 56 open files, and this process "
-                               f"may open {files} (ulimit -n); raise the limit, or give fewer --jobs (--jobs 1 runs here)\n")
+        assert done.stderr == (f"cpsolve: a local Dask cluster of 2 workers needs about 56 open files, and this "
+                               f"process may open {files} (ulimit -n); raise the limit, or give fewer --jobs "
+                               "(--jobs 1 runs here)\n")
 
 
 def test_a_low_soft_limit_on_open_files_is_raised_to_start_the_cluster(tmp_path):
