@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_SEED",
+    "MAX_TIME_LIMIT",
     "GAME_ACTIONS",
     "JUDGED",
     "check_time_limit",
@@ -67,6 +68,7 @@ __all__ = [
     "hint",
     "layout_problem",
     "check_layout_choices",
+    "check_board_size",
     "check_model_size",
     "LayoutAnswer",
     "layout",
@@ -80,12 +82,17 @@ __all__ = [
 
 #: Seeds are 32-bit signed integers (CP-SAT's random seed), 0 and up.
 MAX_SEED = 2**31 - 1
+#: The longest time limit, in seconds (about eleven and a half days): far past any solve worth waiting
+#: for, and within what every backend honours exactly (MiniZinc counts milliseconds in 32 bits).
+MAX_TIME_LIMIT = 1_000_000
 
 
 def check_time_limit(seconds: float, parameter: str = "time_limit") -> float:
-    """A time limit must be a positive, finite number of seconds."""
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise ParameterError(parameter, f"must be a positive number of seconds, got {seconds}")
+    """A time limit must be a positive, finite number of seconds, at most :data:`MAX_TIME_LIMIT`."""
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME_LIMIT:
+        raise ParameterError(
+            parameter, f"must be a number of seconds above 0 and at most {MAX_TIME_LIMIT}, got {seconds:g}"
+        )
     return seconds
 
 
@@ -339,17 +346,41 @@ def check_layout_choices(backend: str, options: SolveOptions, solver: str | None
         raise UsageError(f"--solver applies to --backend minizinc only, not {backend}")
 
 
-def check_model_size(problem: LayoutProblem, backend: str, options: SolveOptions) -> None:
-    """The CP models' size limit, before any work (a template is checked while it is read)."""
-    from cpsolve.layout import MAX_MODEL_CELLS
+def check_board_size(rows: int, cols: int, backend: str, options: SolveOptions, plain: bool, what: str = "") -> None:
+    """A board the backend can take, checked before any work: where a CP model is built cell by cell (minizinc,
+    ``cp:ENCODING``, and cp with a template, a pinned click or a dominance other than staircase), at most
+    :data:`cpsolve.layout.MAX_MODEL_CELLS` cells. (Every board has at most ``MAX_CELLS``: checked as it is read.)
 
-    staircase = problem.is_plain and (options.dominance or "staircase") == "staircase"
-    if backend != "greedy" and not staircase and problem.rows * problem.cols > MAX_MODEL_CELLS:
+    Args:
+        rows: The board's rows.
+        cols: Its columns.
+        backend: The backend that will solve it.
+        options: The solve options as given (``dominance`` None: the backend's default).
+        plain: A plain rectangle (no template, no pinned click).
+        what: How the message names the board after its size (``" (the largest of the ranges)"``).
+
+    Raises:
+        InputError: The board is larger than the backend's model takes.
+    """
+    from cpsolve.layout import MAX_MODEL_CELLS, MODEL_VARIANTS
+
+    if backend == "cp":
+        dominance = options.dominance or ("staircase" if plain else "none")
+        model = dominance != "staircase"
+        why = "with a template, a pinned click or a dominance other than staircase"
+    else:
+        model = backend == "minizinc" or backend in MODEL_VARIANTS
+        why = "(its model as written, with no dominance)" if backend == "minizinc" else "(the model alone)"
+    if model and rows * cols > MAX_MODEL_CELLS:
         raise InputError(
-            f"a {problem.rows}x{problem.cols} board is larger than the {MAX_MODEL_CELLS} cells "
-            f"the {backend} model takes "
-            "with a template, a pinned click or a dominance other than staircase"
+            f"a {rows}x{cols} board{what} is larger than the {MAX_MODEL_CELLS} cells the {backend} model takes {why}"
         )
+
+
+def check_model_size(problem: LayoutProblem, backend: str, options: SolveOptions) -> None:
+    """The CP models' size limit for a problem (:func:`check_board_size`), before any work (a template is
+    checked while it is read)."""
+    check_board_size(problem.rows, problem.cols, backend, options, problem.is_plain)
 
 
 @dataclass(frozen=True)

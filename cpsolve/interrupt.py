@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
 __all__ = [
+    "caused_by_interrupt",
     "interrupts_stop_solves",
     "interrupts_between_solves",
     "interrupts_deferred",
@@ -67,6 +68,19 @@ class _Held:
 
 
 _held = _Held()
+
+
+def caused_by_interrupt(error: BaseException) -> bool:
+    """Whether a KeyboardInterrupt lies in the chain of causes of `error` (Ctrl-C while a module was being
+    imported surfaces as that import's own error: OR-Tools raises "initialization failed")."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def solve(

@@ -14,8 +14,14 @@ Example:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
-from typing import Any
+
+#: typing.TYPE_CHECKING without importing typing: this module is imported with ``cpsolve`` itself, on the way
+#: to the command line's main(), and a Ctrl-C before main() holds it is Python's traceback (mypy reads any
+#: TYPE_CHECKING as true)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 __all__ = ["loader"]
 

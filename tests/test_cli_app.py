@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from cpsolve.cli import app
 from cpsolve.cli.app import COMMANDS
 
@@ -87,3 +89,77 @@ def test_the_game_checks_its_options_and_its_terminal_before_loading_textual():
                               stdin=subprocess.DEVNULL)
         assert done.stdout.split() == [str(code), "False"], (args, done.stdout, done.stderr)
         assert done.stderr.startswith("cpsolve: ") and len(done.stderr.splitlines()) == 1
+
+
+_INTERRUPT_AT = """
+import builtins, sys
+target = sys.argv.pop(1)
+real = builtins.__import__
+fired = []
+
+def interrupting_import(name, *args, **kwargs):
+    if name == target and not fired:
+        fired.append(name)
+        raise KeyboardInterrupt  # as a Ctrl-C in the middle of loading the command line
+    return real(name, *args, **kwargs)
+
+builtins.__import__ = interrupting_import
+from cpsolve.cli import main
+sys.argv = ["cpsolve", "layout", "3", "3", "1"]
+main()
+"""
+
+
+@pytest.mark.parametrize("module", ["typer", "typer.core", "cpsolve.cli.app", "cpsolve.cli.options", "cpsolve.layout",
+                                    "numpy"])
+def test_ctrl_c_while_the_command_line_loads_is_one_line_and_130(module):
+    done = subprocess.run([sys.executable, "-c", _INTERRUPT_AT, module], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "cpsolve: interrupted\n", "")
+
+
+def test_ctrl_c_inside_typer_building_a_command_is_130_not_a_kill_by_sigint():
+    """typer evaluates the commands' annotations with eval(); CPython remembers a KeyboardInterrupt that left one
+    and killed the process by SIGINT at exit (-2), after cpsolve had said "interrupted"."""
+    script = ("import sys, typer\nreal = typer.Option\nfired = []\n"
+              "def option(*args, **kwargs):\n"
+              "    if not fired:\n        fired.append(1)\n        raise KeyboardInterrupt\n"
+              "    return real(*args, **kwargs)\n"
+              "typer.Option = option\n"
+              "from cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\nmain()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "cpsolve: interrupted\n", "")
+
+
+def test_ctrl_c_at_any_moment_of_start_up():
+    """A real SIGINT at moments spread over the start-up: 130 and one line once cpsolve's code runs; before that
+    (Python itself starting) Python's own ending, with nothing of cpsolve's in it."""
+    import os
+    import signal
+    import time
+
+    outcomes = set()
+    for step in range(24):
+        process = subprocess.Popen([sys.executable, "-m", "cpsolve", "layout", "3", "3", "1"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        time.sleep(0.01 + step * 0.015)
+        os.kill(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+        if process.returncode == 130:
+            assert (stderr, stdout) == ("cpsolve: interrupted\n", "")
+        elif process.returncode == 0:
+            assert stdout == "c..\n...\n..*\n" and stderr == ""
+        else:
+            # nothing of cpsolve's: no line of its own, no frame in its package
+            ours = "cpsolve:" in stderr or not _python_starting(stderr)
+            assert process.returncode in (1, -signal.SIGINT) and not ours, (process.returncode, stderr)
+        outcomes.add(process.returncode)
+    assert 130 in outcomes
+
+
+def _python_starting(stderr: str) -> bool:
+    """Whether a traceback is Python's own start-up: no frame of cpsolve's but the package's import itself
+    (``cpsolve/__init__.py`` and its lazy loader), before any code of the command line runs."""
+    import re
+
+    frames = re.findall(r'File "[^"]*[/\\]cpsolve[/\\]([^"]+)"', stderr)
+    return set(frames) <= {"__init__.py", "lazy.py"}

@@ -104,7 +104,6 @@ def test_batch_streams_case_by_case():
         (["3", "3", "9"], "got M=9"),
         (["3", "x", "1"], "C is not an integer"),
         (["3", "3.5", "1"], "C is not an integer"),
-        (["3", "3"], "three integers"),
     ],
 )
 def test_bad_single_case(runner, args, fragment):
@@ -112,6 +111,15 @@ def test_bad_single_case(runner, args, fragment):
     assert result.exit_code == 1
     assert fragment in result.stderr and result.stderr.count("\n") == 1
     assert result.stdout == "" and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["3", "3"], ["3", "3", "1", "1"]])
+def test_a_wrong_count_of_numbers_is_a_usage_error_naming_the_other_ways(runner, args):
+    """Like a missing argument to any command (exit 2); and the message names --input and --template."""
+    result = run(runner, "layout", *args)
+    assert result.exit_code == 2 and "expected R C M (three integers)" in result.stderr
+    assert "--input FILE" in result.stderr and "--template FILE" in result.stderr
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
 
 
 @pytest.mark.parametrize(

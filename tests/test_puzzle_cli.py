@@ -110,7 +110,7 @@ def test_missing_file_and_bad_options(runner, tmp_path):
     result = run(runner, path, "--mines", 2, "--no-total")
     assert result.exit_code == 2 and "cannot be used together" in result.stderr
     assert run(runner, path, "--mines", -1).exit_code == 1
-    assert run(runner, path, "--time-limit", 0).exit_code == 1
+    assert run(runner, path, "--time-limit", 0).exit_code == 2  # a usage error, as in every command
 
 
 def test_bad_file_fails_before_any_answer(runner, tmp_path):

@@ -140,7 +140,7 @@ def test_generate_time_limit_on_a_size_too_large_to_enumerate(runner, monkeypatc
     result = runner.invoke(app, ["generate", "2", "5", "1", "--time-limit", "0.2"])
     assert result.exit_code == 3 and result.stdout == ""
     assert "board 1 not found in 0.2 s" in result.stderr and "0 of 1 board printed" in result.stderr
-    assert runner.invoke(app, ["generate", "2", "5", "1", "--time-limit", "0"]).exit_code == 1
+    assert runner.invoke(app, ["generate", "2", "5", "1", "--time-limit", "0"]).exit_code == 2  # a usage error
 
 
 def test_stats_random_has_a_default_number_of_games(runner):

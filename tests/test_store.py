@@ -285,3 +285,41 @@ def test_a_closed_store_says_so():
         store.count(key, "layout")
     with pytest.raises(InternalError, match="closed"):
         store.begin_sweep("layout", key, {})
+
+
+@pytest.fixture
+def best_games(runner, tmp_path):
+    """A store of 3 games of the best player, and the command that wrote it."""
+    store = tmp_path / "G.db"
+    common = ["stats", "--random", "6", "6", "5", "--player", "best", "--format", "json", "--store", str(store),
+              "--quiet", "--games", "3"]
+    first = runner.invoke(app, common)
+    assert first.exit_code == 0, first.stderr
+    return store, common
+
+
+def test_a_stored_game_of_another_player_is_not_this_study_s(runner, best_games):
+    """Once ``"games": 1, "resumed": 2`` came out as a normal answer: the game of another player was dropped and
+    still counted as resumed."""
+    store, common = best_games
+    _edit(store, "UPDATE records SET backend = 'casual' WHERE case_key = '{\"index\":1}'")
+    _refused(runner, [*common, "--resume"], "game 1 in the store was played by casual, not best")
+
+
+def test_stored_settings_of_another_study_are_refused(runner, best_games):
+    store, common = best_games
+    _edit(store, "UPDATE settings SET settings = replace(settings, '\"seed\": 0', '\"seed\": 5')")
+    _refused(runner, [*common, "--resume"], "played with other settings (seed)")
+
+
+def test_a_stored_game_without_its_guesses_is_damaged(runner, best_games):
+    store, common = best_games
+    _edit(store, "UPDATE records SET answer = json_remove(answer, '$.guesses') WHERE case_key = '{\"index\":2}'")
+    _refused(runner, [*common, "--resume"], "records row game 2: the answer is not a game's (no 'guesses')")
+
+
+def test_a_study_resumed_whole_from_its_store(runner, best_games):
+    store, common = best_games
+    again = runner.invoke(app, [*common, "--resume"])
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)["games"] == 3 and json.loads(again.stdout)["resumed"] == 3

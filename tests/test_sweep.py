@@ -343,3 +343,229 @@ def test_an_address_where_something_else_listens_is_one_line(answer):
             connection.close()
     assert result.returncode == 1, result.stderr
     assert result.stderr.count("\n") == 1 and f"--scheduler {address}: " in result.stderr, result.stderr
+
+
+# --- the size of a sweep: checked before any work, counted without listing, reported from what is stored -----
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--rows", "50000", "--cols", "50000"], "50000x50000, is larger than 100,000,000 cells"),
+        (["--rows", "1-99999999999999999999", "--cols", "1"], "99999999999999999999x1, is larger than"),
+        (["--rows", "1-" + "9" * 5000, "--cols", "1"], "99999999999999999999... (5000 characters)x1"),
+        (["--rows", "1-100", "--cols", "1-100"], "the ranges hold 25,502,500 cases, more than the 10,000,000"),
+        (["--rows", "300", "--cols", "300", "--mines", "0-0", "--backends", "greedy,cp:levels"],
+         "a 300x300 board (the largest of the ranges) is larger than the 40000 cells the cp:levels model takes"),
+        (["--rows", "1-300", "--cols", "300", "--mines", "0-0", "--dominance", "none"],
+         "the cp model takes with a template, a pinned click or a dominance other than staircase"),
+        (["--rows", "250", "--cols", "250", "--mines", "0-0", "--backends", "minizinc"], "the minizinc model takes"),
+        (["--rows", "2", "--cols", "2", "--mines", "0-" + "x" * 5000],
+         "got '0-xxxxxxxxxxxxxxxxxx... (5002 characters)'"),
+        (["--rows", "٣", "--cols", "2"], "--rows must be A-B or A with integers, got '٣'"),
+    ],
+)
+def test_compare_refuses_a_sweep_too_large_before_any_work(runner, tmp_path, args, fragment):
+    store = tmp_path / "s.db"
+    started = time.monotonic()
+    result = runner.invoke(app, ["compare", *args, "--store", str(store), "--quiet"])
+    assert result.exit_code == 1 and fragment in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1 and len(result.stderr) < 300 and result.stdout == ""
+    assert time.monotonic() - started < 5 and not store.exists()
+
+
+def test_a_huge_range_is_refused_at_once_and_ctrl_c_is_never_held(tmp_path):
+    """``--rows 1-99999999999999999999 --cols 1`` once looped for ever counting its cases, holding Ctrl-C."""
+    command = [sys.executable, "-m", "cpsolve", "compare", "--rows", "1-99999999999999999999", "--cols", "1-9",
+               "--quiet"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "is larger than" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_counting_cases_agrees_with_listing_them():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from cpsolve.sweep.cases import count_cases
+
+    span = st.tuples(st.integers(1, 12), st.integers(0, 9)).map(lambda pair: (pair[0], pair[0] + pair[1]))
+    mines = st.none() | st.tuples(st.integers(0, 150), st.integers(0, 150)).map(lambda pair: (pair[0], sum(pair)))
+
+    @settings(max_examples=300, deadline=None)
+    @given(span, span, mines)
+    def agree(rows, cols, mine_span):
+        assert count_cases(rows, cols, mine_span) == sum(1 for _ in iter_cases(rows, cols, mine_span))
+
+    agree()
+    # the largest ranges accepted count in a blink: the time grows with the shorter range only
+    started = time.perf_counter()
+    assert count_cases((1, 10_000), (1, 10_000), (0, 0)) == 100_000_000
+    longest = 100_000_000 - 5  # boards 1xC hold C - 5 cases from C = 6 on: 1 + 2 + ... + longest
+    assert count_cases((1, 1), (1, 100_000_000), (5, 10**30)) == longest * (longest + 1) // 2
+    assert time.perf_counter() - started < 1
+
+
+def test_report_of_a_stopped_sweep_over_a_million_board_shapes(runner, tmp_path):
+    """A genuine store of ``compare --rows 1-1001 --cols 1-1000 --mines 0-0`` stopped by Ctrl-C: report counts what
+    is stored and what is missing (it once called such a store damaged, "ranges larger than any sweep")."""
+    store = tmp_path / "S.db"
+    command = [sys.executable, "-m", "cpsolve", "compare", "--rows", "1-1001", "--cols", "1-1000", "--mines", "0-0",
+               "--backends", "greedy", "--jobs", "1", "--store", str(store), "--quiet"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait_for_rows(process, store, 4000)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+    stored = _store_rows(store)
+    started = time.monotonic()
+    result = runner.invoke(app, ["report", str(store), "--json", str(tmp_path / "r.json")])
+    assert result.exit_code == 0, result.stderr
+    assert f"{1001 * 1000 - stored} of the sweep's cases are not in the store" in result.stderr
+    assert f"{stored} cases from the store" in result.stdout and "did not finish" in result.stdout
+    assert json.loads((tmp_path / "r.json").read_text())["cases"] == stored
+    assert time.monotonic() - started < 30  # the time of what is stored, not of the million cases that are not
+
+
+def test_report_states_the_limit_of_a_spec_without_its_count(runner, tmp_path):
+    """A store from before the spec kept its case count: its cases are counted, within compare's own limits."""
+    store = tmp_path / "s.db"
+    with ResultStore(store) as results:
+        key = results.register_settings("layout", {"time_limit": 60.0})
+        results.begin_sweep("layout", key, {"rows": [1, 10**20], "cols": [1, 10**20], "mines": None,
+                                            "backends": ["greedy"]})
+    result = runner.invoke(app, ["report", str(store)])
+    assert result.exit_code == 1 and "no case count, and the largest board of the ranges" in result.stderr
+    assert "larger than 100,000,000 cells" in result.stderr and result.stderr.count("\n") == 1
+
+
+# --- a local cluster that cannot start -------------------------------------------------------------------------
+
+
+def _limited_files(soft: int, hard: int):
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return limit
+
+
+def test_a_cluster_that_cannot_open_its_files_is_one_line():
+    """With 32 open files allowed, Dask printed 119 lines of "Nanny failed to start" (with 16, its loop spun on
+    the error for ever): the limit is checked first."""
+    command = [sys.executable, "-m", "cpsolve", "stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2",
+               "--quiet"]
+    for files in (20, 32, 48):
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                              preexec_fn=_limited_files(files, files))
+        assert done.returncode == 1 and done.stdout == "", done.stderr[-2000:]
+        assert done.stderr == (f"cpsolve: a local Dask cluster of 2 workers needs about 56 open files, and this "
+                               f"process may open {files} (ulimit -n); raise the limit, or give fewer --jobs "
+                               "(--jobs 1 runs here)\n")
+
+
+def test_a_low_soft_limit_on_open_files_is_raised_to_start_the_cluster(tmp_path):
+    command = [sys.executable, "-m", "cpsolve", "stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2",
+               "--quiet", "--format", "json"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180,
+                          preexec_fn=_limited_files(32, 4096))
+    assert done.returncode == 0, done.stderr[-2000:]
+    alone = subprocess.run(command[:-5] + ["--format", "json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert json.loads(done.stdout) == {**json.loads(alone.stdout), "resumed": 0}
+
+
+def test_any_other_failure_to_start_a_cluster_is_one_line(runner, monkeypatch):
+    import dask.distributed
+
+    def fails(*args, **kwargs):
+        try:
+            raise OSError(24, "Too many open files")
+        except OSError as error:
+            raise RuntimeError("Nanny failed to start.") from error
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", fails)  # the name the executor imports
+    result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2", "--quiet"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == ("cpsolve: the local Dask cluster of 2 workers could not start (Too many open files); "
+                             "try fewer --jobs, or --jobs 1 to run here\n")
+
+
+# --- a scheduler that does not answer leaves nothing behind -----------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("scheme", ["tcp", "tls"])
+@pytest.mark.parametrize("command", [["stats", "--random", "9", "9", "10", "--games", "20"],
+                                     ["compare", "--rows", "2", "--cols", "2"]], ids=lambda command: command[0])
+def test_a_scheduler_that_does_not_answer_leaves_no_new_store(runner, tmp_path, scheme, command):
+    """Once a new, empty store stayed behind; and over tls:// nothing listening was called "not a Dask scheduler"."""
+    store = tmp_path / "new.db"
+    address = f"{scheme}://127.0.0.1:{_free_port()}"
+    result = runner.invoke(app, [*command, "--scheduler", address, "--store", str(store), "--quiet"])
+    assert result.exit_code == 1 and result.stderr == f"cpsolve: --scheduler {address}: no Dask scheduler answers " \
+                                                       "(Connection refused)\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_tls_address_without_dask_s_tls_settings_says_so(runner, tmp_path):
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"tls://127.0.0.1:{server.getsockname()[1]}"
+        result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--scheduler", address, "--store",
+                                     str(tmp_path / "new.db"), "--quiet"])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert "a tls:// address needs Dask's TLS settings" in result.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_store_is_checked_before_the_scheduler(runner, tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a store\n" * 20)
+    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--scheduler", f"tcp://127.0.0.1:{_free_port()}",
+                                 "--store", str(junk), "--quiet"])
+    assert result.exit_code == 1 and "not a cpsolve results store" in result.stderr
+    assert junk.read_text() == "not a store\n" * 20
+
+
+# --- an unusable TMPDIR is the environment's fault: exit 1, naming it ------------------------------------------
+
+
+@pytest.mark.parametrize("command", [
+    ["compare", "--rows", "2", "--cols", "2", "--backends", "greedy", "--csv", "{out}/cases.csv"],
+    ["compare", "--rows", "2", "--cols", "2", "--jobs", "2", "--store", "{out}/s.db"],
+    ["stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2", "--store", "{out}/g.db"],
+], ids=["csv spool", "local cluster", "games on a local cluster"])
+@pytest.mark.parametrize("kind", ["missing", "a file"])
+def test_an_unusable_tmpdir_is_one_line_naming_it(runner, tmp_path, monkeypatch, command, kind):
+    out = tmp_path / "out"
+    out.mkdir()
+    tmpdir = tmp_path / "tmp"
+    if kind == "a file":
+        tmpdir.write_text("")
+    monkeypatch.setenv("TMPDIR", str(tmpdir))
+    result = runner.invoke(app, [part.format(out=out) for part in command] + ["--quiet"])
+    reason = "does not exist" if kind == "missing" else "is not a folder"
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == f"cpsolve: TMPDIR={tmpdir} {reason}: set TMPDIR to a writable folder, or unset it\n"
+    assert list(out.iterdir()) == []  # no store, no report left behind
+
+
+def test_a_greedy_sweep_on_a_pool_resumes_from_its_store(runner, tmp_path):
+    """Found by the fuzz: the pool drew the tasks in a thread of its own, where reading the store (resume) failed, and
+    the store was called damaged."""
+    store, report = tmp_path / "s.db", tmp_path / "r.json"
+    common = ["compare", "--rows", "1-5", "--cols", "1-5", "--backends", "greedy", "--jobs", "2", "--store", str(store),
+              "--quiet"]
+    first = runner.invoke(app, [*common[:2], "1-3", *common[3:]])
+    assert first.exit_code == 0, first.stderr
+    again = runner.invoke(app, [*common, "--resume", "--json", str(report)])
+    assert again.exit_code == 0, again.stderr
+    data = json.loads(report.read_text())
+    assert data["cases"] == len(CASES_1_5) and data["resumed"] == sum(r * c for r in range(1, 4) for c in range(1, 6))

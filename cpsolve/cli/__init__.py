@@ -7,11 +7,57 @@ Exit codes, the same for every command (:mod:`cpsolve.errors`): 0 decided, 1 bad
 line on stderr), 2 usage error, 3 a time limit ran out, 4 internal error, 130 interrupted.
 """
 
-from cpsolve.cli.app import app
+from __future__ import annotations
+
+import sys
 
 __all__ = ["app", "main"]
 
 
+def _interrupted() -> None:
+    """One line and exit 130, for a Ctrl-C before a command holds it (it then says so itself)."""
+    try:
+        sys.stderr.write("cpsolve: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed: the exit code still says it
+        pass
+    _forget_interrupt()
+    raise SystemExit(130)
+
+
+def _forget_interrupt() -> None:
+    """Let the process end with its exit code after a Ctrl-C it has handled.
+
+    CPython remembers a KeyboardInterrupt that left an ``eval()`` of a string (typer evaluates the
+    commands' annotations so, while it builds them) and, at exit, ends the process by SIGINT
+    whatever its exit code; it forgets it when it next evaluates a string.
+    """
+    eval("None")  # a constant: its only effect is that reset
+
+
+# The console script imports this package to reach main(): a Ctrl-C while the command line loads
+# (typer, rich: a tenth of a second) is one line and exit 130 too, not a traceback from an import.
+try:
+    from cpsolve.cli.app import app
+except KeyboardInterrupt:
+    _interrupted()
+
+
 def main() -> None:
-    """Entry point of the ``cpsolve`` console script."""
-    app()
+    """Entry point of the ``cpsolve`` console script: Ctrl-C at any moment from here on is one line and exit 130."""
+    try:
+        try:
+            app()
+        except KeyboardInterrupt:  # before a command holds Ctrl-C (typer building the commands)
+            _interrupted()
+        except Exception as error:
+            from cpsolve.interrupt import caused_by_interrupt
+
+            # an import interrupted half-way may fail with an error of its own, caused by the Ctrl-C
+            if caused_by_interrupt(error):
+                _interrupted()
+            raise
+    except SystemExit as done:
+        if done.code == 130:  # said by a command, or by typer, which turns a Ctrl-C into exit 130
+            _forget_interrupt()
+        raise

@@ -10,6 +10,7 @@ hands the work to the library, and prints. Any
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -17,6 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CpsolveError
+from cpsolve.interrupt import caused_by_interrupt
 
 if TYPE_CHECKING:
 
@@ -29,13 +31,30 @@ else:
     #: click's UsageError, which typer vendors without re-exporting (its BadParameter derives from it).
     _ClickUsageError = typer.BadParameter.__mro__[1]
 
-__all__ = ["app", "fail"]
+__all__ = ["app", "fail", "shorten_echoes", "LONGEST_ECHO"]
 
 
 def fail(message: str, code: int) -> typer.Exit:
-    """Print ``cpsolve: message`` on stderr and return the Exit to raise with `code`."""
-    typer.echo(f"cpsolve: {message}", err=True)
+    """Print ``cpsolve: message`` on stderr and return the Exit to raise with `code`.
+
+    The message is one line, and any value it echoes of more than :data:`LONGEST_ECHO` characters is
+    shortened (each message shortens its own values; this is the net under them all).
+    """
+    typer.echo(f"cpsolve: {shorten_echoes(' '.join(message.splitlines()))}", err=True)
     return typer.Exit(code)
+
+
+#: The longest run of characters without a space that an error line echoes whole: a path of that length
+#: is rare, a number or a token that long is a value someone pasted or generated.
+LONGEST_ECHO = 200
+_LONG_RUN = re.compile(rf"[^\s'\"]{{{LONGEST_ECHO + 1},}}")  # quotes around a value are left around it
+
+
+def shorten_echoes(text: str) -> str:
+    """`text` with every run of more than :data:`LONGEST_ECHO` characters but spaces and quotes shortened."""
+    from cpsolve.formats.values import shorten
+
+    return _LONG_RUN.sub(lambda match: shorten(match.group(), 60), text)
 
 
 def _silence_stdout() -> None:
@@ -90,16 +109,25 @@ class _ReportingGroup(TyperGroup):
                 error.message = f"{error.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
             raise
 
-    def invoke(self, ctx: Any) -> Any:
-        from cpsolve.interrupt import interrupts_stop_solves
-
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except KeyboardInterrupt:  # before a command holds Ctrl-C: typer would exit 130 without a word
+            raise fail("interrupted", EXIT_INTERRUPTED) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            from cpsolve.interrupt import interrupts_stop_solves
+
             # held from the start, before a command starts the threads OR-Tools does (cpsolve.interrupt)
             with interrupts_stop_solves():
                 return super().invoke(ctx)
         except CpsolveError as error:
             # the library names its parameters; here they are the flags (time_limit: --time-limit)
             raise fail(error.command_line(), error.exit_code) from None
+        except _ClickUsageError as error:  # click refused an option's value: it echoes the value whole
+            error.message = shorten_echoes(error.message)
+            raise
         except BrokenPipeError:
             # the reader went away (`| head`): it has what it wanted; say nothing more
             _silence_stdout()
@@ -112,21 +140,9 @@ class _ReportingGroup(TyperGroup):
         except Exception as error:
             # Ctrl-C while a module was being imported surfaces as that import's own error (OR-Tools
             # raises "initialization failed"): still an interruption, not a bug
-            if _interrupted(error):
+            if caused_by_interrupt(error):
                 raise fail("interrupted", EXIT_INTERRUPTED) from None
             raise
-
-
-def _interrupted(error: BaseException) -> bool:
-    """Whether a KeyboardInterrupt lies in the chain of causes of `error`."""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
 
 
 def _load_command(name: str) -> Any:

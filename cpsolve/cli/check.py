@@ -18,11 +18,12 @@ def check(
 ) -> None:
     """Judge a layout output: any winning board is accepted, Impossible only where none exists."""
     from cpsolve.check import check_files
-    from cpsolve.formats.values import counted
+    from cpsolve.formats.values import counted, decimal_text, shorten
 
     report = check_files(input_file, output_file)
     for rejection in report.rejections:
-        typer.echo(f"Case #{rejection.case}: rejected: {rejection.reason}")
+        # the number as the output wrote it, whatever its length (an extra case may claim any)
+        typer.echo(f"Case #{shorten(decimal_text(rejection.case))}: rejected: {rejection.reason}")
     rejected_cases = len({rejection.case for rejection in report.rejections})
     rejected = f", {rejected_cases} rejected" if rejected_cases else ""
     typer.echo(f"{report.accepted}/{counted(report.cases, 'case')} accepted{rejected}")

@@ -16,7 +16,7 @@ from cpsolve.cli.options import (
     MAX_WORKERS,
     Phases,
     check_count,
-    check_output_path,
+    check_output_paths,
     check_resume,
     check_time_limit,
 )
@@ -65,11 +65,16 @@ def compare(
     json_path: Annotated[str | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
     csv_path: Annotated[str | None, typer.Option("--csv", help="Write one row per case and backend here.")] = None,
     plot_path: Annotated[
-        str | None, typer.Option("--plot", help="Draw times and the impossible map to this PNG.")
+        str | None,
+        typer.Option(
+            "--plot",
+            help="Draw times and the impossible map to this image (its extension names the format: .png, .svg, .pdf).",
+        ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Run backends over whole ranges of boards, judge every board, and compare the verdicts."""
+    from cpsolve.answers import check_board_size
     from cpsolve.cli.tables import print_comparison, progress_bar
     from cpsolve.layout import SolveOptions
     from cpsolve.sweep import cases as sweep_cases
@@ -82,13 +87,12 @@ def compare(
     check_time_limit(time_limit)
     check_count(jobs, "--jobs", MAX_JOBS)
     check_count(workers, "--workers", MAX_WORKERS)
-    for path, option in ((json_path, "--json"), (csv_path, "--csv"), (plot_path, "--plot"), (store_path, "--store")):
-        check_output_path(path, option)
+    check_output_paths([("--store", store_path), ("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)])
     check_resume(resume, store_path)
     if plot_path:
-        from cpsolve.sweep.report import check_plot_available
+        from cpsolve.sweep.report import check_plot_path
 
-        check_plot_available()
+        check_plot_path(plot_path)
     options = SolveOptions(
         time_limit=time_limit,
         workers=workers,
@@ -98,6 +102,9 @@ def compare(
         phases=phases.value == "all",
     )
     _check_cp_options(names, options)
+    sweep_cases.check_ranges(row_range, col_range, mine_range)
+    for name in names:
+        check_board_size(row_range[1], col_range[1], name, options, plain=True, what=" (the largest of the ranges)")
     sweep = LayoutSweep(
         row_range,
         col_range,

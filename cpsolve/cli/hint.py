@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated
 
@@ -53,6 +52,7 @@ def hint(
     """
     from cpsolve import answers
     from cpsolve.formats.puzzle import read_puzzle
+    from cpsolve.formats.values import json_line
 
     check_total_override(mines, no_total)
     check_seed(seed)
@@ -64,7 +64,7 @@ def hint(
         if answer.timed_out:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:
-            typer.echo(json.dumps(answer.json()))
+            typer.echo(json_line(answer.json()))  # a count may have any number of digits
         else:
             if index:
                 typer.echo("")

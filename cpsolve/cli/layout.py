@@ -83,7 +83,7 @@ def layout(
     from cpsolve.answers import check_layout_choices
     from cpsolve.layout import SolveOptions
 
-    check_output_path(export_model, "--export-model")
+    _check_export_model(export_model, input, template)
     options = SolveOptions(
         time_limit=check_time_limit(time_limit),
         workers=check_count(workers, "--workers", MAX_WORKERS),
@@ -107,13 +107,39 @@ def layout(
     raise typer.Exit(code)
 
 
+def _check_export_model(export_model: str | None, input: str | None, template: str | None) -> None:
+    """The model file must be writable and must not be an input; with --input, nor may a case's NAME-K.EXT be."""
+    check_output_path(export_model, "--export-model", [("--input", input), ("--template", template)])
+    if export_model is None or input is None or input == "-":
+        return
+    import os
+    import re
+    from pathlib import Path
+
+    target, source = Path(export_model), Path(os.path.realpath(input))
+    numbered = re.fullmatch(rf"{re.escape(target.stem)}-[1-9][0-9]*{re.escape(target.suffix)}", source.name)
+    if numbered and source.parent == Path(os.path.realpath(target.parent)):
+        raise InputError(
+            f"--export-model {export_model}: a case's model file ({source.name}) would be the --input file; "
+            "choose another name"
+        )
+
+
 def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None) -> LayoutProblem:
     from cpsolve import answers
+    from cpsolve.formats.values import counted
 
     for argument in numbers:
         if argument.startswith("-") and not argument.lstrip("-").isdigit():
             raise UsageError(f"no such option: {argument}")
     click = parse_cell(click_text, "--click") if click_text is not None else None
+    if template_path is None and len(numbers) != 3:
+        given = f"got {counted(len(numbers), 'argument')}" if numbers else "got none"
+        raise UsageError(
+            f"expected R C M (three integers), {given}; or --input FILE for a Code Jam batch, or M with --template FILE"
+        )
+    if template_path is not None and len(numbers) != 1:
+        raise UsageError(f"with --template give only M, got {counted(len(numbers), 'argument')}")
     return answers.layout_problem(numbers, template_path, click)
 
 
@@ -168,7 +194,9 @@ def _layout_batch(path: str, backend: str, options: SolveOptions, output_format:
         # one model file per case: NAME-K.EXT
         case_options = options
         if options.export_model:
-            case_options = replace(options, export_model=numbered_path(options.export_model, case.number))
+            case_path = numbered_path(options.export_model, case.number)
+            check_output_path(case_path, "--export-model", [("--input", path)])  # a link may lead to the input
+            case_options = replace(options, export_model=case_path)
         result = solve(problem, backend, case_options)
         undecided += result.status is Status.UNKNOWN
         if stats:

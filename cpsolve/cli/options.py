@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cpsolve.answers import MAX_TIME_LIMIT
 from cpsolve.errors import InputError, UsageError
+from cpsolve.formats.values import decimal_text, shorten
 from cpsolve.game import LEVELS
 from cpsolve.layout import BACKENDS, PHASES
 from cpsolve.play import PLAYERS, START_CONDITIONS
@@ -39,10 +42,13 @@ __all__ = [
     "MAX_SEED",
     "MAX_GAMES",
     "MAX_BOARDS",
+    "MAX_TIME_LIMIT",
     "check_time_limit",
     "check_count",
     "check_seed",
     "check_output_path",
+    "check_output_paths",
+    "same_file",
     "check_resume",
     "check_total_override",
     "with_total_override",
@@ -114,40 +120,81 @@ StartRule = Annotated[
 
 
 def check_time_limit(seconds: float) -> float:
-    """A time limit must be a positive, finite number of seconds."""
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise InputError(f"--time-limit must be a positive number of seconds, got {seconds}")
+    """A time limit must be a positive, finite number of seconds, at most :data:`MAX_TIME_LIMIT`: a usage error
+    (exit 2) otherwise, as an option value click itself refuses is."""
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME_LIMIT:
+        shown = shorten(f"{seconds:g}")
+        raise UsageError(f"--time-limit must be a number of seconds above 0 and at most {MAX_TIME_LIMIT}, got {shown}")
     return seconds
 
 
 def check_count(value: int | None, option: str, upper: int) -> int | None:
     """A count option (``--workers``, ``--jobs``) must lie in 1..upper; None is left for the default."""
     if value is not None and not 1 <= value <= upper:
-        raise InputError(f"{option} must be from 1 to {upper}, got {value}")
+        raise InputError(f"{option} must be from 1 to {upper}, got {shorten(decimal_text(value))}")
     return value
 
 
 def check_seed(seed: int) -> int:
     """A seed must fit the solvers' 32-bit signed range."""
     if not 0 <= seed <= MAX_SEED:
-        raise InputError(f"--seed must be from 0 to {MAX_SEED}, got {seed}")
+        raise InputError(f"--seed must be from 0 to {MAX_SEED}, got {shorten(decimal_text(seed))}")
     return seed
 
 
-def check_output_path(path: str | None, option: str) -> None:
-    """Fail before any work when an output file cannot be created where it is asked for."""
+def check_output_path(path: str | None, option: str, others: Sequence[tuple[str, str | None]] = ()) -> None:
+    """Fail before any work when an output file cannot be created where it is asked for, or names another file of
+    the command.
+
+    Args:
+        path: The output path (None: not asked for).
+        option: Its option, for the message.
+        others: The command's other files as (how the message names it, path): its inputs, and its outputs
+            checked before this one. An output that is one of them is refused: it would be written over (an
+            input changed, or one report lost to another). Paths are compared after resolving ``.``, ``..``
+            and symbolic links, and two existing names of one file (hard links) are the same file.
+
+    Raises:
+        InputError: The folder is missing or not writable, the path is a folder, or names another file of the command.
+    """
     if path is None:
         return
     from pathlib import Path
 
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
+    shown = shorten(path, 80)
+    for what, other in others:
+        if other is not None and same_file(path, other):
+            raise InputError(f"{option} {shown}: the same file as {what} {shorten(other, 80)}; choose another name")
     if target.is_dir():
-        raise InputError(f"{option} {path}: is a directory")
+        raise InputError(f"{option} {shown}: is a directory")
     if not folder.is_dir():
-        raise InputError(f"{option} {path}: no such directory {folder}")
+        raise InputError(f"{option} {shown}: no such directory {shorten(str(folder), 80)}")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise InputError(f"{option} {path}: not writable")
+        raise InputError(f"{option} {shown}: not writable")
+
+
+def check_output_paths(
+    outputs: Sequence[tuple[str, str | None]], inputs: Sequence[tuple[str, str | None]] = ()
+) -> None:
+    """:func:`check_output_path` for each of a command's outputs, as (option, path): each against the inputs
+    (as (how the message names it, path)) and the outputs before it."""
+    for index, (option, path) in enumerate(outputs):
+        check_output_path(path, option, [*inputs, *outputs[:index]])
+
+
+def same_file(first: str, second: str) -> bool:
+    """Whether two paths name one file: equal once ``.``, ``..`` and symbolic links are resolved, or (both
+    existing) one file under two names. Standard input and output (``-``) are no file."""
+    if first == "-" or second == "-":
+        return False
+    try:
+        if os.path.exists(first) and os.path.exists(second):
+            return os.path.samefile(first, second)
+        return os.path.realpath(first) == os.path.realpath(second)
+    except (OSError, ValueError):  # a name the system cannot look up (too long, a NUL byte): not a file to match
+        return False
 
 
 def check_resume(resume: bool, store_path: str | None) -> None:
@@ -161,7 +208,7 @@ def check_total_override(mines: int | None, no_total: bool) -> None:
     if mines is not None and no_total:
         raise UsageError("--mines and --no-total cannot be used together")
     if mines is not None and mines < 0:
-        raise InputError(f"--mines must be 0 or more, got {mines}")
+        raise InputError(f"--mines must be 0 or more, got {shorten(decimal_text(mines))}")
 
 
 def with_total_override(puzzle: PuzzleInput, mines: int | None, no_total: bool) -> PuzzleInput:
@@ -177,5 +224,5 @@ def parse_cell(text: str, option: str) -> tuple[int, int]:
     try:
         row, col = (int(part) for part in parts)
     except ValueError:
-        raise InputError(f"{option} must be ROW,COL (1-based integers), got {text!r}") from None
+        raise InputError(f"{option} must be ROW,COL (1-based integers), got {shorten(text)!r}") from None
     return row - 1, col - 1

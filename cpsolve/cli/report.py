@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import check_output_path
+from cpsolve.cli.options import check_output_paths
 from cpsolve.errors import EXIT_BAD_INPUT
 
 __all__ = ["report"]
@@ -23,17 +23,22 @@ def report(
     json_path: Annotated[str | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
     csv_path: Annotated[str | None, typer.Option("--csv", help="Write one row per case and backend here.")] = None,
     plot_path: Annotated[
-        str | None, typer.Option("--plot", help="Draw times and the impossible map to this PNG.")
+        str | None,
+        typer.Option(
+            "--plot",
+            help="Draw times and the impossible map to this image (its extension names the format: .png, .svg, .pdf).",
+        ),
     ] = None,
 ) -> None:
     """Rebuild the last sweep's table and reports from a results store, without solving anything."""
     from cpsolve.cli.tables import print_comparison
     from cpsolve.sweep import report as reports
 
-    for path, option in ((json_path, "--json"), (csv_path, "--csv"), (plot_path, "--plot")):
-        check_output_path(path, option)
+    check_output_paths(
+        [("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)], inputs=[("the store", store_path)]
+    )
     if plot_path:
-        reports.check_plot_available()
+        reports.check_plot_path(plot_path)
     rebuilt = reports.rebuild_reports(store_path, json_path, csv_path, plot_path)
     state = "finished" if rebuilt.sweep["finished"] else "did not finish"
     print_comparison(rebuilt.comparison, 0.0, f"the store ({rebuilt.sweep['started']}, {state})", rebuilt=True)

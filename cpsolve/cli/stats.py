@@ -87,6 +87,11 @@ def stats(
     if random is None:
         if board_file is None:
             raise InputError("give a FILE of boards, or --random R C M")
+        given = [
+            name for name, value in (("--store", store_path), ("--resume", resume), ("--scheduler", scheduler)) if value
+        ]
+        if given:
+            raise UsageError(f"{', '.join(given)} applies to --random only, not to a FILE of boards")
         from cpsolve.formats import read_casual_boards
         from cpsolve.generate import openings_and_3bv
         from cpsolve.play.casual import Board

@@ -18,7 +18,7 @@ from typing import Any
 
 from cpsolve.deduce import Position
 from cpsolve.formats.grids import ruled
-from cpsolve.formats.values import counted
+from cpsolve.formats.values import counted, fraction_text
 from cpsolve.grid import Cell
 from cpsolve.play.best import REASONS, Advice, Candidate
 from cpsolve.play.best_games import BestGame
@@ -51,7 +51,7 @@ def _candidate_json(candidate: Candidate[Cell]) -> dict[str, Any]:
     answer: dict[str, Any] = {
         "cell": [row + 1, col + 1],
         "safety": float(candidate.safety),
-        "safety_exact": str(candidate.safety),
+        "safety_exact": fraction_text(candidate.safety),
     }
     for name in ("survival", "progress", "opening", "win"):
         value = getattr(candidate, name)
@@ -169,7 +169,7 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
         lines.append(f"mines: {_cells(advice.mines)}")
     row, col = advice.guess.cell
     lines.append(
-        f"no certain move; guess A at ({row + 1},{col + 1}), safe with chance {advice.guess.safety}"
+        f"no certain move; guess A at ({row + 1},{col + 1}), safe with chance {fraction_text(advice.guess.safety)}"
         f" = {float(advice.guess.safety):.4f}"
     )
     lines.append(f"why: {REASONS[advice.reason]}")

@@ -24,10 +24,13 @@ from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.formats.values import ascii_int, counted, describe_char, shorten
 from cpsolve.symbols import CLICK, CONTEST_MINE, HOLE, MINE, SAFE
 
-__all__ = ["CASUAL_CHARS", "CasualInput", "read_casual_boards", "casual_json"]
+__all__ = ["CASUAL_CHARS", "MAX_CASE_NUMBER", "CasualInput", "read_casual_boards", "casual_json"]
 
 CASUAL_CHARS = CONTEST_MINE + MINE + SAFE + HOLE + CLICK
 _CASE = "Case #"
+#: The largest case number a board may carry (a signed 64-bit integer: what any JSON reader holds exactly enough
+#: to echo, and far past any file's count).
+MAX_CASE_NUMBER = 2**63 - 1
 #: The answers of a ``Case #k:`` block that are not boards.
 _NO_BOARD = ("Impossible", "Unknown")
 
@@ -163,6 +166,12 @@ def read_casual_boards(path: Source) -> Iterator[CasualInput]:
         yield _board(board_number, number, rows, name)
 
 
+def _check_case_number(case: int, text: str, name: str, line: int) -> None:
+    """A case number is from 1 to :data:`MAX_CASE_NUMBER` (answers name boards by it, seeds are drawn from it)."""
+    if not 1 <= case <= MAX_CASE_NUMBER:
+        raise InputError(f"case number must be from 1 to {MAX_CASE_NUMBER}, got {shorten(text.strip())}", name, line)
+
+
 def _case_boards(first: tuple[int, str], lines: Iterator[tuple[int, str]], name: str) -> Iterator[CasualInput]:
     """The boards of ``Case #k:`` blocks (``layout --input``'s output), numbered by case."""
     current: tuple[int, int] | None = None  # (case, line)
@@ -181,6 +190,7 @@ def _case_boards(first: tuple[int, str], lines: Iterator[tuple[int, str]], name:
             case = ascii_int(head[len(_CASE) :])
             if not colon or case is None:
                 raise InputError(f"case header should be 'Case #k:', got {shorten(stripped)!r}", name, number)
+            _check_case_number(case, head[len(_CASE) :], name, number)
             yield from finish()
             current, rows = (case, number), []
             stripped = rest.strip()
@@ -204,13 +214,18 @@ def _json_boards(first: tuple[int, str], lines: Iterator[tuple[int, str]], name:
         ordinal += 1
         try:
             payload = json.loads(text)
-        except ValueError:
+        except RecursionError:
+            raise InputError("JSON nested too deep (a board is an object of rows)", name, number) from None
+        except ValueError as error:
+            if "integer string conversion" in str(error):  # Python's 4,300-digit limit
+                raise InputError("a JSON number of more than 4,300 digits", name, number) from None
             raise InputError("not a JSON object (a file of JSON lines has one object a line)", name, number) from None
         if not isinstance(payload, dict) or "board" not in payload:
             raise InputError("a JSON line needs a 'board' (rows of * . # c)", name, number)
         board_number = payload.get("case", ordinal)
         if not isinstance(board_number, int) or isinstance(board_number, bool):
             raise InputError("'case' should be an integer", name, number)
+        _check_case_number(board_number, str(board_number), name, number)
         rows = payload["board"]
         if rows is None:
             continue  # a case with no board (Impossible, or its time ran out)

@@ -20,12 +20,16 @@ Example:
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "ascii_int",
     "is_ascii_number",
     "decimal_text",
+    "fraction_text",
     "json_line",
     "shorten",
     "counted",
@@ -103,6 +107,21 @@ def decimal_text(value: int) -> str:
         context.Emin = decimal.MIN_EMIN
         context.traps[decimal.Inexact] = True  # exact, or an error: never a rounded count
         return str(convert(value, value.bit_length()))
+
+
+def fraction_text(value: Fraction | float) -> str:
+    """``str(value)`` (``1/2``, ``3``) for an exact fraction whatever the size of its terms (a float as ``str`` has it).
+
+    Example:
+        >>> from fractions import Fraction
+        >>> fraction_text(Fraction(6, 4)), fraction_text(Fraction(3)), len(fraction_text(Fraction(1, 10**5000)))
+        ('3/2', '3', 5003)
+    """
+    if isinstance(value, float):
+        return str(value)
+    if value.denominator == 1:
+        return decimal_text(value.numerator)
+    return f"{decimal_text(value.numerator)}/{decimal_text(value.denominator)}"
 
 
 #: The items json_line must look into: integers (maybe too long for json.dumps) and lists.

@@ -7,6 +7,7 @@ through the same judge as every other backend's.
 
 from __future__ import annotations
 
+import math
 import shutil
 import subprocess
 import tempfile
@@ -15,13 +16,20 @@ from importlib import resources
 from pathlib import Path
 
 from cpsolve.board import Board
-from cpsolve.errors import InputError, InternalError
+from cpsolve.errors import InputError, InternalError, UsageError
 from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status
 from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
+from cpsolve.temporary import temporary_folder
 
-__all__ = ["MODEL_NAME", "INSTALL_HINT", "model_path", "data_file", "solve"]
+__all__ = ["MODEL_NAME", "INSTALL_HINT", "MAX_TIME_LIMIT_MS", "model_path", "data_file", "time_limit_ms", "solve"]
 
 MODEL_NAME = "one_click.mzn"
+#: The longest time limit MiniZinc honours, in milliseconds. It takes a count of milliseconds that it
+#: hands on to the solver with some of its own added, in 32 bits: past about 2,147,480,000 it fails
+#: ("Invalid argument") or gives up at once. This leaves room, and is 23 days.
+MAX_TIME_LIMIT_MS = 2_000_000_000
+#: Seconds granted past the time limit before the minizinc process is stopped (flattening, start-up).
+_GRACE = 30
 INSTALL_HINT = "the minizinc executable was not found on PATH; install it (Debian/Ubuntu: apt-get install minizinc)"
 
 
@@ -58,6 +66,27 @@ def data_file(problem: LayoutProblem) -> str:
     )
 
 
+def time_limit_ms(seconds: float) -> int:
+    """MiniZinc's ``--time-limit`` for a limit of `seconds`: whole milliseconds, rounded down so the solver
+    never runs past the limit, but at least 1 (MiniZinc reads 0 as no limit at all).
+
+    Raises:
+        UsageError: The limit is more than MiniZinc honours (:data:`MAX_TIME_LIMIT_MS`), or not a positive number.
+
+    Example:
+        >>> time_limit_ms(0.0005), time_limit_ms(1.0009), time_limit_ms(60)
+        (1, 1000, 60000)
+    """
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise UsageError(f"the minizinc backend needs a positive time limit, got {seconds}")
+    if seconds * 1000 > MAX_TIME_LIMIT_MS:
+        raise UsageError(
+            f"a time limit of {seconds:g} s is more than the minizinc backend honours "
+            f"(at most {MAX_TIME_LIMIT_MS // 1000} s)"
+        )
+    return max(1, math.floor(seconds * 1000))
+
+
 def _parse_board(lines: list[str], problem: LayoutProblem) -> Board:
     board = Board.from_rows(lines)
     if problem.template is not None:
@@ -76,6 +105,7 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
             no solver named ``options.solver``.
         InternalError: When minizinc fails in any other way.
     """
+    milliseconds = time_limit_ms(options.time_limit)  # refused before anything is written or run
     if options.export_model:
         try:
             Path(options.export_model).write_text(data_file(problem))
@@ -86,7 +116,8 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         raise InputError(INSTALL_HINT)
     model = model_path()
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
+    # MiniZinc writes its own scratch files to TMPDIR, and fails deep in its run where it cannot
+    with tempfile.TemporaryDirectory(dir=temporary_folder()) as folder:
         data = Path(folder) / "problem.dzn"
         data.write_text(data_file(problem))
         command = [
@@ -94,12 +125,12 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
             "--solver",
             options.solver,
             "--time-limit",
-            str(int(options.time_limit * 1000)),
+            str(milliseconds),
             str(model),
             str(data),
         ]
         try:
-            completed = subprocess.run(command, capture_output=True, text=True, timeout=options.time_limit + 30)
+            completed = subprocess.run(command, capture_output=True, text=True, timeout=options.time_limit + _GRACE)
         except subprocess.TimeoutExpired:
             return LayoutResult(Status.UNKNOWN, seconds=time.perf_counter() - started, stats={"solver": options.solver})
     seconds = time.perf_counter() - started

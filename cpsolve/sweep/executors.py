@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cpsolve.errors import InputError, InternalError
+from cpsolve.formats.values import shorten
+from cpsolve.temporary import temporary_folder
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -48,20 +50,21 @@ CONNECT_TIMEOUT = 4.0
 
 
 def probe_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Fail fast, before Dask is even imported, when nothing listens at a ``tcp://host:port`` address.
+    """Fail fast, before Dask is even imported, when nothing listens at a ``tcp://`` or ``tls://host:port`` address.
 
-    Dask's own connect retries a refused address until its timeout; a plain socket says at once.
-    Addresses of other schemes (``tls://``, ``ucx://``) are left to Dask.
+    Dask's own connect retries a refused address until its timeout (and over TLS without its
+    settings fails before it even tries); a plain socket says at once. Addresses of other schemes
+    (``ucx://``, ``inproc://``) are left to Dask.
 
     Raises:
         InputError: The address is malformed, or refused or timed out.
     """
     scheme, _, rest = address.rpartition("://")
-    if scheme not in ("", "tcp"):
+    if scheme not in ("", "tcp", "tls"):
         return
     host, _, port = rest.rpartition(":")
-    if not host or not port.isdigit():
-        raise InputError(f"--scheduler {address}: expected tcp://host:port")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise InputError(f"--scheduler {shorten(address, 80)}: expected {scheme or 'tcp'}://host:port")
     import socket
 
     try:
@@ -131,6 +134,14 @@ def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     except OSError as error:  # refused, or closed on us
         reason = error.strerror or type(error).__name__
         raise InputError(f"--scheduler {address}: no Dask scheduler answers there ({reason})") from None
+    except TypeError as error:
+        if "ssl_context" not in str(error):
+            raise InputError(f"--scheduler {address}: what answers there is not a Dask scheduler") from None
+        # tls:// without Dask's TLS settings: Dask fails before it connects
+        raise InputError(
+            f"--scheduler {address}: something listens there, but a tls:// address needs Dask's TLS settings "
+            "(distributed.comm.tls in its configuration: the client's certificate and key)"
+        ) from None
     except Exception:  # it answered, but not as a scheduler (Dask's own error then says nothing useful)
         raise InputError(f"--scheduler {address}: what answers there is not a Dask scheduler") from None
 
@@ -151,10 +162,37 @@ class PoolExecutor(Executor):
         self._pool: Pool | None = context.Pool(workers)
 
     def run(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[tuple[int, Any]]:
-        if self._pool is None:
+        import queue
+
+        pool = self._pool
+        if pool is None:
             raise InternalError("a closed executor was given tasks")
-        work = ((index, function, args) for index, args in enumerate(tasks))
-        yield from self._pool.imap_unordered(_indexed_call, work)
+        # The tasks are drawn here, in the caller's thread, a window at a time: drawing one may read the
+        # store (a resumed sweep), whose SQLite connection belongs to this thread. (imap_unordered drew
+        # them in the pool's own thread, and a resumed sweep called its store damaged.)
+        pending = enumerate(tasks)
+        finished: queue.SimpleQueue = queue.SimpleQueue()
+        running = 0
+
+        def submit(count: int) -> None:
+            nonlocal running
+            for index, args in itertools.islice(pending, count):
+                pool.apply_async(
+                    _indexed_call, ((index, function, args),), callback=finished.put, error_callback=finished.put
+                )
+                running += 1
+
+        submit(max(8, 3 * self.workers))
+        while running:
+            try:
+                outcome = finished.get(timeout=0.2)  # a timeout, so a Ctrl-C held for the sweep gets through
+            except queue.Empty:
+                continue
+            running -= 1
+            if isinstance(outcome, BaseException):
+                raise outcome
+            submit(1)
+            yield outcome
 
     def close(self) -> None:
         if self._pool is not None:
@@ -210,17 +248,27 @@ class DaskExecutor(Executor):
             else:
                 from cpsolve.sweep._dask_worker import OwnSession
 
-                with children_ignore_interrupts():  # until OwnSession takes them out of the terminal's reach
-                    self._cluster = LocalCluster(
-                        n_workers=workers,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=":0",  # any free port: other sweeps on this machine may hold :8787
-                        # the sweep reports what fails through the tasks' results; a worker's own log of a
-                        # connection lost while the cluster shuts down is noise on the user's terminal
-                        silence_logs=logging.CRITICAL,
-                        plugins=[OwnSession()],  # Ctrl-C is the driver's to handle, not the workers'
-                    )
+                _make_room_for(workers)
+                temporary_folder()  # the workers' scratch folders go there: refuse a TMPDIR they cannot use
+                # children_ignore_interrupts: until OwnSession takes them out of the terminal's reach.
+                # Dask logs a failed start as tracebacks of its own: the one line below says it instead
+                with children_ignore_interrupts(), _distributed_logs_silenced():
+                    try:
+                        self._cluster = LocalCluster(
+                            n_workers=workers,
+                            threads_per_worker=1,
+                            processes=True,
+                            dashboard_address=":0",  # any free port: other sweeps on this machine may hold :8787
+                            # the sweep reports what fails through the tasks' results; a worker's own log of a
+                            # connection lost while the cluster shuts down is noise on the user's terminal
+                            silence_logs=logging.CRITICAL,
+                            plugins=[OwnSession()],  # Ctrl-C is the driver's to handle, not the workers'
+                        )
+                    except Exception as error:  # the machine's limits (open files, processes, memory, ports)
+                        raise InputError(
+                            f"the local Dask cluster of {workers} workers could not start ({_root_cause(error)}); "
+                            "try fewer --jobs, or --jobs 1 to run here"
+                        ) from None
                 self._client = Client(self._cluster, set_as_default=False)
         self.workers = max(1, sum(self._client.nthreads().values()))
 
@@ -275,6 +323,52 @@ class DaskExecutor(Executor):
             if self._cluster is not None:
                 self._cluster.close(timeout=10)
                 self._cluster = None
+
+
+#: Open files a local cluster's driver holds: about 21 and 9 a worker, measured (sockets and pipes to each
+#: worker, the scheduler's listeners); this leaves room for the peaks of start-up.
+_FILES_BASE, _FILES_PER_WORKER = 32, 12
+
+
+def _make_room_for(workers: int) -> None:
+    """Make sure this process may open the files a local cluster of `workers` needs, raising its soft limit
+    up to the hard one if it must.
+
+    With too few, Dask fails half-way through starting (one traceback a worker), or its event loop spins
+    on the error for ever.
+
+    Raises:
+        InputError: The hard limit is below what the cluster needs.
+    """
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: no such limit to meet
+        return
+    needed = _FILES_BASE + _FILES_PER_WORKER * workers
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        raise InputError(
+            f"a local Dask cluster of {workers} workers needs about {needed} open files, and this process may "
+            f"open {hard} (ulimit -n); raise the limit, or give fewer --jobs (--jobs 1 runs here)"
+        )
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
+def _root_cause(error: BaseException) -> str:
+    """What lies at the bottom of a chain of errors, in a few words: the system's reason when there is one."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    found = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.strerror:
+            return current.strerror
+        found = current
+        current = current.__cause__ or current.__context__
+    text = " ".join(str(found).split()) or type(found).__name__
+    return text if len(text) <= 100 else text[:97] + "..."
 
 
 @contextlib.contextmanager

@@ -9,13 +9,14 @@ in this process, on 2 workers or on a cluster, from scratch or resumed.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from cpsolve.outcome import Record
 from cpsolve.sweep.cases import chunks
 from cpsolve.sweep.executors import Executor, InProcessExecutor
-from cpsolve.sweep.store import ResultStore, case_key
+from cpsolve.sweep.store import ResultStore, StoreError, case_key
 from cpsolve.sweep.tasks import GAME, play_games
 
 __all__ = ["GAME_CHUNK", "run_games"]
@@ -52,6 +53,8 @@ def run_games(
 
     executor = executor or InProcessExecutor()
     key = store.register_settings(GAME, dataclasses.asdict(settings)) if store else ""
+    if store and resume:
+        _check_study(store, key, settings)
     records: list[Record] = []
     resumed = 0
 
@@ -62,7 +65,7 @@ def run_games(
             if store and resume:
                 stored = store.fetch(key, GAME, [{"index": index} for index in indices])
                 for found in stored.values():
-                    records.extend(_checked(store, record) for record in found if record.backend == settings.player)
+                    records.extend(_checked(store, record, settings) for record in found)
             todo = [index for index in indices if case_key({"index": index}) not in stored]
             resumed += len(indices) - len(todo)
             if progress and len(todo) < len(indices):
@@ -80,9 +83,52 @@ def run_games(
     return summarise_records(settings, records), resumed
 
 
-def _checked(store: ResultStore, record: Record) -> Record:
-    """A stored game's record, once its answer is known to be what :func:`cpsolve.sweep.tasks.play_games` writes."""
+#: What the summary reads of every stored game's answer (:func:`cpsolve.generate.summarise_records`), and of
+#: the best player's besides.
+_ANSWER_FIELDS = {"won": bool, "3bv": int}
+_BEST_FIELDS = {**_ANSWER_FIELDS, "guesses": int}
+
+
+def _check_study(store: ResultStore, key: str, settings: Any) -> None:
+    """The settings the store files under this study's key must be this study's (a key is a hash of them).
+
+    Raises:
+        StoreError: The store's settings row under this key is another study's.
+    """
+    stored = store.settings(key)
+    wanted = json.loads(json.dumps(dataclasses.asdict(settings)))  # as the store keeps them: lists, not tuples
+    if stored != wanted:
+        differ = sorted(name for name in {*stored, *wanted} if stored.get(name) != wanted.get(name))
+        raise StoreError(
+            f"{store.path}: its games under this study's key were played with other settings "
+            f"({', '.join(differ)}); they are not this study's: use another --store"
+        )
+
+
+def _checked(store: ResultStore, record: Record, settings: Any) -> Record:
+    """A stored game's record, once it is known to be one of this study's games, as
+    :func:`cpsolve.sweep.tasks.play_games` writes them.
+
+    Raises:
+        StoreError: The game was played by another player (not this study's), or its answer lacks a field.
+    """
+    index = record.case["index"]
+    if record.backend != settings.player:
+        raise StoreError(
+            f"{store.path}: game {index} in the store was played by {_short(record.backend)}, not {settings.player}; "
+            "the store's games are not this study's: use another --store"
+        )
     answer = record.answer
-    if not (isinstance(answer, dict) and type(answer.get("won")) is bool and type(answer.get("3bv")) is int):
-        raise store.damaged(f"records row game {record.case['index']}: the answer is not a game's")
+    problem = None if isinstance(answer, dict) else "not an object"
+    for name, kind in (_BEST_FIELDS if settings.player == "best" else _ANSWER_FIELDS).items():
+        if problem is None and name not in answer:
+            problem = f"no {name!r}"
+        elif problem is None and type(answer[name]) is not kind:
+            problem = f"{name!r} is not {'true or false' if kind is bool else 'a count'}"
+    if problem is not None:
+        raise store.damaged(f"records row game {index}: the answer is not a game's ({problem})")
     return record
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."

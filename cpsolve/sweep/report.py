@@ -22,17 +22,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cpsolve.errors import InputError
+from cpsolve.errors import InputError, UsageError
+from cpsolve.formats.values import shorten
 from cpsolve.outcome import Record, Status
-from cpsolve.sweep.cases import count_cases, iter_cases
+from cpsolve.sweep.cases import Case, check_ranges, mine_range
 from cpsolve.sweep.compare import Comparison, run_comparison
 from cpsolve.sweep.store import ResultStore
 from cpsolve.sweep.tasks import LAYOUT
+from cpsolve.temporary import temporary_folder
 
 __all__ = [
     "CSV_HEADER",
     "CsvSpool",
     "check_plot_available",
+    "check_plot_path",
+    "plot_format",
     "write_json",
     "write_plot",
     "write_reports",
@@ -48,8 +52,6 @@ PLOT_HINT = (
     "--plot needs matplotlib, the optional extra 'plot': pip install 'cpsolve[plot]'"
     " (in a checkout: pip install -e '.[plot]')"
 )
-#: Range pairs (R, C) a store's sweep may span: far beyond any sweep run, small enough to count its cases at once.
-_MAX_PAIRS = 1_000_000
 
 
 class CsvSpool:
@@ -57,7 +59,7 @@ class CsvSpool:
 
     def __init__(self, target: Path):
         self.target = Path(target)
-        handle, name = tempfile.mkstemp(prefix="cpsolve-csv-", suffix=".csv")
+        handle, name = tempfile.mkstemp(prefix="cpsolve-csv-", suffix=".csv", dir=temporary_folder())
         self.spool = Path(name)
         self._file = os.fdopen(handle, "w", newline="")
         self._writer = csv.writer(self._file)
@@ -114,6 +116,47 @@ def check_plot_available() -> None:
         raise InputError(PLOT_HINT) from None
 
 
+#: matplotlib's formats that need more than matplotlib: pgf runs LaTeX.
+_NEEDS_MORE = frozenset({"pgf"})
+
+
+def plot_format(path: str | Path) -> str:
+    """The image format --plot writes to `path`: its extension, lower case (``times.SVG``: ``svg``)."""
+    return Path(path).suffix[1:].lower()
+
+
+def check_plot_path(path: str | Path) -> None:
+    """Fail before the sweep when --plot cannot write exactly `path`: its extension must name a format
+    matplotlib writes here (``.png``, ``.svg``, ``.pdf``, ...), and is tried on an empty figure.
+
+    Raises:
+        UsageError: The name has no extension, or one matplotlib does not write.
+        InputError: matplotlib is not installed, or cannot write that format on this machine.
+    """
+    check_plot_available()
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = sorted(set(FigureCanvasBase.get_supported_filetypes()) - _NEEDS_MORE)
+    wanted = plot_format(path)
+    if wanted not in formats:
+        given = f"matplotlib does not write .{wanted} images" if wanted else "no extension to name the image format"
+        choices = ", ".join(f".{name}" for name in formats)
+        raise UsageError(f"--plot {shorten(str(path), 80)}: {given}; end the name with one of {choices}")
+    figure = plt.figure(figsize=(1, 1))
+    try:
+        figure.savefig(io.BytesIO(), format=wanted)
+    except Exception as error:  # a format matplotlib lists but cannot write here (a library missing)
+        raise InputError(f"--plot {shorten(str(path), 80)}: matplotlib cannot write .{wanted} here ({error})") from None
+    finally:
+        plt.close(figure)
+
+
 def write_reports(
     comparison: Comparison, json_path: Path | None, plot_path: Path | None, csv_spool: CsvSpool | None = None
 ) -> list[str]:
@@ -127,12 +170,10 @@ def write_reports(
         problem = csv_spool.finish()
         if problem:
             problems.append(problem)
-    for path, option, writer, suffix in (
-        (json_path, "--json", write_json, ".json"),
-        (plot_path, "--plot", write_plot, ".png"),
-    ):
+    for path, option, writer in ((json_path, "--json", write_json), (plot_path, "--plot", write_plot)):
         if path is None:
             continue
+        suffix = ".json" if writer is write_json else Path(path).suffix  # a plot's fallback in its asked format
         try:
             writer(comparison, Path(path))
         except OSError as error:
@@ -143,7 +184,11 @@ def write_reports(
 
 
 def _fallback(comparison: Comparison, writer: Callable[[Comparison, Path], None], option: str, suffix: str) -> str:
-    spare = Path(tempfile.gettempdir()) / f"cpsolve-{option.lstrip('-')}-{os.getpid()}{suffix}"
+    try:
+        folder = temporary_folder()
+    except InputError as error:
+        return f"no fallback either: {error}"
+    spare = Path(folder) / f"cpsolve-{option.lstrip('-')}-{os.getpid()}{suffix}"
     try:
         writer(comparison, spare)
     except OSError as error:
@@ -156,9 +201,11 @@ def comparison_from_store(
 ) -> tuple[Comparison, dict, int]:
     """Rebuild the last layout sweep's comparison from a store, solving nothing.
 
-    It runs the sweep's own code over the same cases with every case taken from the store, so the
-    report is the sweep's own: same cases, same order, same figures. The settings are only the
-    records' key here: nothing is solved, so their values are not needed.
+    It runs the sweep's own code over the sweep's cases the store holds, in the sweep's order,
+    every case taken from the store, so the report is the sweep's own: same cases, same order,
+    same figures. Only the cases stored are visited, so the time grows with the store, not with
+    the ranges of a sweep stopped early. The settings are only the records' key here: nothing is
+    solved, so their values are not needed.
 
     Returns:
         The comparison, the sweep's row of the ``sweeps`` table, and how many of its cases the store lacks.
@@ -174,7 +221,7 @@ def comparison_from_store(
         raise InputError(f"{store.path}: no compare sweep in this store")
     rows, cols, mines, backends, total = _layout_spec(store, sweep)
     comparison = run_comparison(
-        iter_cases(rows, cols, mines),
+        _stored_cases(store, sweep["settings"], rows, cols, mines),
         backends,
         SolveOptions(),
         keep_points=keep_points,
@@ -189,6 +236,27 @@ def comparison_from_store(
     # the report repeats what the sweep itself said it resumed, not "everything"
     comparison.resumed = sweep["resumed"] if sweep["resumed"] is not None else comparison.resumed
     return comparison, sweep, total - comparison.cases
+
+
+def _stored_cases(
+    store: ResultStore, settings: str, rows: tuple[int, int], cols: tuple[int, int], mines: tuple[int, int] | None
+) -> list[Case]:
+    """The cases of a sweep's ranges that the store holds records of, in the sweep's order (R, then C, then M)."""
+    cases = []
+    for key in store.case_keys(settings, LAYOUT):
+        try:
+            case = json.loads(key)
+        except (ValueError, RecursionError):
+            case = None
+        if not (isinstance(case, dict) and list(case) == ["rows", "cols", "mines"]) or any(
+            type(value) is not int for value in case.values()
+        ):
+            raise store.damaged(f"records: a layout row under key {_short(key)} that is not a case")
+        r, c, m = case["rows"], case["cols"], case["mines"]
+        if rows[0] <= r <= rows[1] and cols[0] <= c <= cols[1] and m in mine_range(r, c, mines):
+            cases.append((r, c, m))
+    cases.sort()  # iter_cases' order
+    return cases
 
 
 def _layout_spec(store: ResultStore, sweep: dict[str, Any]) -> tuple[tuple, tuple, tuple | None, list[str], int]:
@@ -219,12 +287,20 @@ def _layout_spec(store: ResultStore, sweep: dict[str, Any]) -> tuple[tuple, tupl
         and len(set(backends)) == len(backends)
     ):
         raise store.damaged(f"{where}: backends is not a list of names")
-    if (rows[1] - rows[0] + 1) * (cols[1] - cols[0] + 1) > _MAX_PAIRS:
-        raise store.damaged(f"{where}: ranges larger than any sweep")
-    total = spec["total"] if "total" in spec else count_cases(rows, cols, mines)
+    if "total" in spec:
+        total = spec["total"]
+    else:  # a store from before the spec kept its count: count the cases, as compare would have
+        try:
+            total = check_ranges(rows, cols, mines)
+        except InputError as error:
+            raise store.damaged(f"{where}: no case count, and {error}") from None
     if type(total) is not int or total < 0:
         raise store.damaged(f"{where}: total is not a count")
     return rows, cols, mines, backends, total
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass
@@ -333,5 +409,5 @@ def write_plot(comparison: Comparison, path: Path) -> None:
     map_axis.set_title(f"Where boards are impossible ({reference}): red = Impossible")
     figure.colorbar(image, ax=map_axis, label="impossible for some board of that shape")
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
+    figure.savefig(path, dpi=110, format=plot_format(path))  # exactly `path`: no extension added
     plt.close(figure)

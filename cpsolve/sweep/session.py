@@ -5,7 +5,8 @@ tests call the same functions here, so the command line only checks options and 
 
 - :func:`open_store`, :func:`open_executor`: the store (checked before it is trusted) and what
   runs the tasks (this process, a forked pool, a local Dask cluster or a remote one), each closed
-  however the sweep ends.
+  however the sweep ends. The store is checked first and opened (created, if new) once the
+  executor has started: a cluster that does not start leaves no empty store behind.
 - :class:`LayoutSweep`: a layout sweep as a context: Ctrl-C held between solves, the store opened
   and the sweep's settings registered, its start and finish recorded, resume, the CSV spooled
   and dropped if the sweep does not finish, the reports written at the end.
@@ -162,9 +163,10 @@ class LayoutSweep:
 
         with self._stack as stack:
             stack.enter_context(interrupts_between_solves())
-            self.store = stack.enter_context(open_store(self.store_path))
+            _check_store(self.store_path)
             cheap = chunk_size(self.backends) == CHEAP_CHUNK
             self.executor = stack.enter_context(open_executor(self.scheduler, self.jobs, cheap))
+            self.store = stack.enter_context(open_store(self.store_path))  # created once the executor runs
             if self.store:
                 self._settings_key = self.store.register_settings(LAYOUT, layout_settings(self.options))
                 rows, cols, mines = self.ranges
@@ -247,5 +249,16 @@ def run_game_sweep(
     """
     from cpsolve.sweep.games import run_games
 
-    with interrupts_between_solves(), open_store(store_path) as store, open_executor(scheduler, jobs) as executor:
-        return run_games(settings, games, executor, progress, store, resume)
+    with interrupts_between_solves():
+        _check_store(store_path)
+        # the store is created once the executor runs: a cluster that does not start leaves none behind
+        with open_executor(scheduler, jobs) as executor, open_store(store_path) as store:
+            return run_games(settings, games, executor, progress, store, resume)
+
+
+def _check_store(path: str | None) -> None:
+    """A store that cannot be used is refused before anything starts, and nothing is created yet."""
+    if path is not None:
+        from cpsolve.sweep.store import ResultStore
+
+        ResultStore.check(path)

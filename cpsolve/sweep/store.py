@@ -139,15 +139,7 @@ class ResultStore:
             self._db = sqlite3.connect(self.path, isolation_level=None)
             self._create()
             return
-        target = Path(self.path)
-        if target.exists() and not target.is_file():
-            raise StoreError(f"{self.path}: not a cpsolve results store (not a regular file)")
-        if read_only and not target.exists():
-            raise StoreError(f"{self.path}: no such file")
-        fresh = not target.exists() or target.stat().st_size == 0
-        if fresh and read_only:
-            raise StoreError(f"{self.path}: not a cpsolve results store (an empty file)")
-        version = None if fresh else _inspect(self.path)
+        version = self.check(self.path, read_only)
         try:
             if read_only:
                 self._db = _connect_read_only(self.path)
@@ -165,6 +157,30 @@ class ResultStore:
         except BaseException:
             self.close()
             raise
+
+    @staticmethod
+    def check(path: str | Path, read_only: bool = False) -> int | None:
+        """Check the file at `path` is a store this cpsolve may use, without writing or creating anything.
+
+        A sweep checks its store so before it starts what runs it (a cluster that fails to start
+        then leaves no new, empty store behind), and opens it after.
+
+        Returns:
+            The store's version, or None where there is no store yet (no file, or an empty one).
+
+        Raises:
+            StoreError: As :class:`ResultStore` does.
+        """
+        path = str(path)
+        target = Path(path)
+        if target.exists() and not target.is_file():
+            raise StoreError(f"{path}: not a cpsolve results store (not a regular file)")
+        if read_only and not target.exists():
+            raise StoreError(f"{path}: no such file")
+        fresh = not target.exists() or target.stat().st_size == 0
+        if fresh and read_only:
+            raise StoreError(f"{path}: not a cpsolve results store (an empty file)")
+        return None if fresh else _inspect(path)
 
     @property
     def _connection(self) -> sqlite3.Connection:
@@ -265,6 +281,14 @@ class ResultStore:
                 record = _record(problem, dict(wanted[key]), backend, status, seconds, answer, reason, self)
                 found.setdefault(key, []).append(record)
         return found
+
+    def case_keys(self, settings: str, problem: str) -> list[str]:
+        """The keys of the cases the store holds records of for these settings (each once)."""
+        with self._reading():
+            rows = self._connection.execute(
+                "SELECT DISTINCT case_key FROM records WHERE settings = ? AND problem = ?", (settings, problem)
+            ).fetchall()
+        return [row[0] for row in rows]
 
     def count(self, settings: str, problem: str) -> int:
         """How many records the store holds for these settings."""
@@ -483,7 +507,7 @@ def _record(
     if answer is not None:
         try:
             answer = json.loads(answer)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             raise store.damaged(f"{where}: the answer is not JSON") from None
     return Record(problem, case, backend, _STATUSES[status], float(seconds), answer, reason)
 
@@ -491,7 +515,7 @@ def _record(
 def _json_object(text: Any, where: str, store: ResultStore) -> dict[str, Any]:
     try:
         value = json.loads(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         raise store.damaged(f"{where}: not JSON") from None
     if not isinstance(value, dict):
         raise store.damaged(f"{where}: not a JSON object")
