@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from cpsolve.errors import InputError, ParameterError, UsageError
+from cpsolve.formats.values import shorten
 
 if TYPE_CHECKING:
     import numpy as np
@@ -90,8 +91,9 @@ MAX_TIME_LIMIT = 1_000_000
 def check_time_limit(seconds: float, parameter: str = "time_limit") -> float:
     """A time limit must be a positive, finite number of seconds, at most :data:`MAX_TIME_LIMIT`."""
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME_LIMIT:
+        shown = shorten(f"{seconds:g}")
         raise ParameterError(
-            parameter, f"must be a number of seconds above 0 and at most {MAX_TIME_LIMIT}, got {seconds:g}"
+            parameter, f"must be a number of seconds above 0 and at most {MAX_TIME_LIMIT}, got {shown}", usage=True
         )
     return seconds
 

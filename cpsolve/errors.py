@@ -121,6 +121,7 @@ class ParameterError(InputError):
     Args:
         name: The library's name for the parameter.
         detail: What is wrong, after the name ("must be 0 or more, got -1").
+        usage: A value no run could take, a usage error (exit 2) rather than bad input (exit 1).
 
     Example:
         >>> error = ParameterError("time_limit", "must be positive, got 0")
@@ -128,14 +129,17 @@ class ParameterError(InputError):
         ('time_limit must be positive, got 0', '--time-limit must be positive, got 0')
     """
 
-    def __init__(self, name: str, detail: str):
+    def __init__(self, name: str, detail: str, usage: bool = False):
         self.parameter = name
         self.detail = detail
+        self.usage = usage
+        if usage:  # a value no run could take (a time limit of 0): a usage error, as click's own are
+            self.exit_code = EXIT_USAGE
         super().__init__(f"{parameter(name)} {detail}")
 
-    def __reduce__(self) -> tuple[type[ParameterError], tuple[str, str]]:
+    def __reduce__(self) -> tuple[type[ParameterError], tuple[str, str, bool]]:
         # pickled across processes (the web app's workers) with its own arguments, not the message alone
-        return ParameterError, (self.parameter, self.detail)
+        return ParameterError, (self.parameter, self.detail, self.usage)
 
 
 class UsageError(CpsolveError):

@@ -523,3 +523,26 @@ def test_puzzle_and_hint_mark_the_certain_cells_with_the_same_letters(runner, ex
 def test_width_below_twenty_columns_is_a_usage_error(runner, tmp_path):
     result = run(runner, write(tmp_path, "1..\n...\n..1\n"), "--width", 19)
     assert result.exit_code == 2 and "--width must be at least 20" in result.stderr and result.stdout == ""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [["puzzle", "--probabilities", "--format", "json"], ["hint", "--format", "json"]])
+@pytest.mark.parametrize("total", ["", " 1000"])
+def test_an_open_row_of_200000_cells_in_memory_that_grows_with_it(tmp_path, command, total):
+    """One row of 200,000 covered cells (a 200 KB file): an answer within the limit, in memory about linear in
+    the cells (hint held every floating cell's own copy of a 60,000-digit count: over 4 GiB)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "row.txt"
+    path.write_text(f"1 200000{total}\n" + "." * 200_000 + "\n")
+    code = (
+        "import resource, subprocess, sys\n"
+        "done = subprocess.run(sys.argv[1:], capture_output=True)\n"
+        "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    cpsolve = [sys.executable, "-m", "cpsolve", command[0], str(path), *command[1:], "--time-limit", "60"]
+    out = subprocess.run([sys.executable, "-c", code, *cpsolve], capture_output=True, text=True, check=True).stdout
+    exit_code, peak_kib = (int(word) for word in out.split())
+    assert exit_code == 0
+    assert peak_kib < 1_000_000  # about 200 MB here; a KiB a cell at most

@@ -7,7 +7,6 @@ disagree. Every bound on an option is checked before any work starts.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 from enum import Enum
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cpsolve.answers import MAX_TIME_LIMIT
+from cpsolve.answers import MAX_TIME_LIMIT, check_time_limit
 from cpsolve.errors import InputError, UsageError
 from cpsolve.formats.values import decimal_text, shorten
 from cpsolve.game import LEVELS
@@ -117,15 +116,6 @@ FirstClick = Annotated[
 StartRule = Annotated[
     Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")
 ]
-
-
-def check_time_limit(seconds: float) -> float:
-    """A time limit must be a positive, finite number of seconds, at most :data:`MAX_TIME_LIMIT`: a usage error
-    (exit 2) otherwise, as an option value click itself refuses is."""
-    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIME_LIMIT:
-        shown = shorten(f"{seconds:g}")
-        raise UsageError(f"--time-limit must be a number of seconds above 0 and at most {MAX_TIME_LIMIT}, got {shown}")
-    return seconds
 
 
 def check_count(value: int | None, option: str, upper: int) -> int | None:
