@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from cpsolve.errors import InputError, ParameterError, UsageError
-from cpsolve.formats.values import shorten
+from cpsolve.words import shorten
 
 if TYPE_CHECKING:
     import numpy as np

@@ -82,7 +82,7 @@ class Board:
         allowed = set(mine_chars + SAFE + CLICK + HOLE)
         for row in rows:
             if not allowed.issuperset(row):
-                from cpsolve.formats.values import describe_char
+                from cpsolve.words import describe_char
 
                 raise ValueError(f"unexpected character {describe_char(min(set(row) - allowed))}")
         codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(len(rows), width)

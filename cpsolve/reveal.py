@@ -19,8 +19,8 @@ import numpy as np
 
 from cpsolve.board import Board
 from cpsolve.compiled import extension
-from cpsolve.formats.values import counted
 from cpsolve.grid import PaddedGrid, box_sum
+from cpsolve.words import counted
 
 __all__ = ["closed_mine_counts", "zero_cells", "zero_component", "count_components", "reveal", "judge"]
 

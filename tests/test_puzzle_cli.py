@@ -331,9 +331,9 @@ def test_long_steps_read_the_clock(monkeypatch):
     import time as time_module
 
     from cpsolve.deduce import Position, analyse
-    from cpsolve.errors import TimeLimitError
     from cpsolve.deduce.position import reduce_position
     from cpsolve.deduce.search import solve_position
+    from cpsolve.errors import TimeLimitError
     from cpsolve.outcome import Status
 
     cells = {(r, c) for r in range(600) for c in range(600)}
@@ -469,7 +469,8 @@ def test_decimal_text_and_ascii_int_against_python():
     import random
     import sys
 
-    from cpsolve.formats.values import ascii_int, decimal_text, json_line
+    from cpsolve.formats.values import ascii_int, json_line
+    from cpsolve.words import decimal_text
 
     digits = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)

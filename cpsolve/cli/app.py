@@ -52,7 +52,7 @@ _LONG_RUN = re.compile(rf"[^\s'\"]{{{LONGEST_ECHO + 1},}}")  # quotes around a v
 
 def shorten_echoes(text: str) -> str:
     """`text` with every run of more than :data:`LONGEST_ECHO` characters but spaces and quotes shortened."""
-    from cpsolve.formats.values import shorten
+    from cpsolve.words import shorten
 
     return _LONG_RUN.sub(lambda match: shorten(match.group(), 60), text)
 

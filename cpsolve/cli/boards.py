@@ -96,8 +96,8 @@ def play_boards(
     """Play every board of `board_file` and print one answer per board (``play`` and ``casual``)."""
     from cpsolve import answers
     from cpsolve.formats import read_casual_boards
-    from cpsolve.formats.values import counted
     from cpsolve.play.casual import Board, draw_state
+    from cpsolve.words import counted
 
     given = parse_cell(click, "--click") if click is not None else None
     for item in read_casual_boards(board_file):

@@ -18,7 +18,7 @@ def check(
 ) -> None:
     """Judge a layout output: any winning board is accepted, Impossible only where none exists."""
     from cpsolve.check import check_files
-    from cpsolve.formats.values import counted, decimal_text, shorten
+    from cpsolve.words import counted, decimal_text, shorten
 
     report = check_files(input_file, output_file)
     for rejection in report.rejections:

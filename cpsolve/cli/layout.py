@@ -127,7 +127,7 @@ def _check_export_model(export_model: str | None, input: str | None, template: s
 
 def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None) -> LayoutProblem:
     from cpsolve import answers
-    from cpsolve.formats.values import counted
+    from cpsolve.words import counted
 
     for argument in numbers:
         if argument.startswith("-") and not argument.lstrip("-").isdigit():

@@ -16,10 +16,10 @@ import typer
 
 from cpsolve.answers import MAX_TIME_LIMIT, check_time_limit
 from cpsolve.errors import InputError, UsageError
-from cpsolve.formats.values import decimal_text, shorten
 from cpsolve.game import LEVELS
 from cpsolve.layout import BACKENDS, PHASES
 from cpsolve.play import PLAYERS, START_CONDITIONS
+from cpsolve.words import decimal_text, shorten
 
 if TYPE_CHECKING:
     from cpsolve.formats.puzzle import PuzzleInput

@@ -82,7 +82,7 @@ def stats(
     With --player best: the share it wins, guessing when stuck, with the mean guesses and seconds per game.
     """
     from cpsolve.formats import boards as writers
-    from cpsolve.formats.values import counted
+    from cpsolve.words import counted
 
     if random is None:
         if board_file is None:

@@ -42,7 +42,7 @@ def print_comparison(result: Comparison, elapsed: float, where: str, rebuilt: bo
     from rich.table import Table
 
     console = Console(highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
-    from cpsolve.formats.values import counted
+    from cpsolve.words import counted
 
     resumed = f" ({result.resumed} from the store)" if result.resumed else ""
     cases = counted(result.cases, "case")

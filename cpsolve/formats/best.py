@@ -18,11 +18,12 @@ from typing import Any
 
 from cpsolve.deduce import Position
 from cpsolve.formats.grids import ruled
-from cpsolve.formats.values import counted, fraction_text
+from cpsolve.formats.values import fraction_text
 from cpsolve.grid import Cell
 from cpsolve.play.best import REASONS, Advice, Candidate
 from cpsolve.play.best_games import BestGame
 from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
+from cpsolve.words import counted
 
 __all__ = ["game_json", "hint_json", "hint_text", "CANDIDATE_MARKS"]
 

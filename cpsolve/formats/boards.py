@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from cpsolve.formats.values import counted
 from cpsolve.symbols import CLICK, MINE, SAFE
+from cpsolve.words import counted
 
 __all__ = [
     "board_rows",

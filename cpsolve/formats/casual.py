@@ -21,8 +21,9 @@ from typing import Any
 
 from cpsolve.errors import InputError
 from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
-from cpsolve.formats.values import ascii_int, counted, describe_char, shorten
+from cpsolve.formats.values import ascii_int
 from cpsolve.symbols import CLICK, CONTEST_MINE, HOLE, MINE, SAFE
+from cpsolve.words import counted, describe_char, shorten
 
 __all__ = ["CASUAL_CHARS", "MAX_CASE_NUMBER", "CasualInput", "read_casual_boards", "casual_json"]
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from cpsolve.errors import InputError
 from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
-from cpsolve.formats.values import ascii_int, counted, decimal_text, shorten
+from cpsolve.formats.values import ascii_int
+from cpsolve.words import counted, decimal_text, shorten
 
 __all__ = [
     "IMPOSSIBLE",

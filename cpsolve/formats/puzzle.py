@@ -30,9 +30,10 @@ from cpsolve.deduce import Analysis, Position, View
 from cpsolve.errors import InputError
 from cpsolve.formats.grids import ruled, ruled_width
 from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
-from cpsolve.formats.values import ascii_int, counted, decimal_text, describe_char, shorten
+from cpsolve.formats.values import ascii_int
 from cpsolve.outcome import Status
 from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
+from cpsolve.words import counted, decimal_text, describe_char, shorten
 
 __all__ = [
     "GAME_POSITION",

@@ -40,11 +40,11 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
-from cpsolve.formats.values import counted
 from cpsolve.game import assist
 from cpsolve.game.board import GUESS_MARK, MINE_MARK, SAFE_MARK, Board, Field, cell_name, chance_legend, percent
 from cpsolve.game.session import Dealer, Move, Session, Summary
 from cpsolve.grid import Cell
+from cpsolve.words import counted
 
 __all__ = ["GameApp", "EndScreen", "describe_safety", "end_text"]
 

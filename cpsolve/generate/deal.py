@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpsolve.errors import InputError
-from cpsolve.formats.values import counted
 from cpsolve.play import PLAYERS, START_CONDITIONS
+from cpsolve.words import counted
 
 __all__ = ["GameSettings", "allowed_cells", "draw_board"]
 

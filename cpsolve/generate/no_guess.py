@@ -22,10 +22,10 @@ import numpy as np
 
 from cpsolve.board import Board
 from cpsolve.errors import InputError, InternalError, TimeLimitError, UsageError, parameter
-from cpsolve.formats.values import counted
 from cpsolve.generate.deal import GameSettings, allowed_cells, draw_board
 from cpsolve.play import NO_GUESS_PLAYERS
 from cpsolve.play.game import Game, play_from
+from cpsolve.words import counted
 
 __all__ = ["Dealt", "ENUMERATION_LIMIT", "any_board_qualifies", "generate_boards"]
 

@@ -42,8 +42,8 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cpsolve.formats.values import counted
 from cpsolve.grid import Cell
+from cpsolve.words import counted
 
 if TYPE_CHECKING:
     from cpsolve.layout.reasoning import Reasoning

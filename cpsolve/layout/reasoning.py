@@ -45,11 +45,11 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from cpsolve.board import Board
-from cpsolve.formats.values import counted
 from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import LayoutProblem
 from cpsolve.layout.bounds import distances_within
 from cpsolve.symbols import CLICK, MINE, SAFE
+from cpsolve.words import counted
 
 __all__ = ["Reasoning", "reason", "apply_bounds", "exhaust", "board_from_zero_set", "ExhaustResult", "OutOfTime"]
 

@@ -18,7 +18,8 @@ from typing import TypeVar
 
 from cpsolve.errors import InputError
 from cpsolve.formats.lines import MAX_CELLS
-from cpsolve.formats.values import ascii_int, decimal_text, shorten
+from cpsolve.formats.values import ascii_int
+from cpsolve.words import decimal_text, shorten
 
 __all__ = [
     "Case",

@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cpsolve.errors import InputError, InternalError
-from cpsolve.formats.values import shorten
 from cpsolve.temporary import temporary_folder
+from cpsolve.words import shorten
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool

@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from cpsolve.errors import InputError, UsageError
-from cpsolve.formats.values import shorten
 from cpsolve.outcome import Record, Status
 from cpsolve.sweep.cases import Case, check_ranges, mine_range
 from cpsolve.sweep.compare import Comparison, run_comparison
 from cpsolve.sweep.store import ResultStore
 from cpsolve.sweep.tasks import LAYOUT
 from cpsolve.temporary import temporary_folder
+from cpsolve.words import shorten
 
 __all__ = [
     "CSV_HEADER",

@@ -39,7 +39,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cpsolve import __version__
 from cpsolve.answers import check_time_limit
 from cpsolve.errors import ParameterError
-from cpsolve.formats.values import shorten
 from cpsolve.web.models import (
     CasualRequest,
     GameRequest,
@@ -52,6 +51,7 @@ from cpsolve.web.models import (
 )
 from cpsolve.web.pool import Busy, HardTimeLimit, SolverPool, Stopped, WorkerLost
 from cpsolve.web.work import PRELOAD, answer, error_json, warm
+from cpsolve.words import shorten
 
 __all__ = ["MAX_BODY", "MAX_BOARDS", "GRACE", "create_app"]
 
