@@ -32,8 +32,8 @@ def main() -> None:
     parser.add_argument("--greedy-rows", default="1-6", help="rows of the greedy range (cols 1-50)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; each runs every executor once, in turn")
     args = parser.parse_args()
-    cp_range = parse_range(args.cp_rows, "--rows")
-    greedy_rows = parse_range(args.greedy_rows, "--rows")
+    cp_range = parse_range(args.cp_rows, "rows")
+    greedy_rows = parse_range(args.greedy_rows, "rows")
     # one CP-SAT thread per case: the workers are the parallelism
     pure = SolveOptions(time_limit=60, workers=1, dominance="none")
     setups = [

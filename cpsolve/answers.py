@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from cpsolve.errors import InputError, ParameterError, UsageError
+from cpsolve.errors import InputError, ParameterError, UsageError, parameter
 from cpsolve.words import shorten
 
 if TYPE_CHECKING:
@@ -345,7 +345,7 @@ def check_layout_choices(backend: str, options: SolveOptions, solver: str | None
 
     check_options(backend, options, plain)
     if solver is not None and backend != "minizinc":
-        raise UsageError(f"--solver applies to --backend minizinc only, not {backend}")
+        raise UsageError(f"{parameter('solver')} applies to {parameter('backend')} minizinc only, not {backend}")
 
 
 def check_board_size(rows: int, cols: int, backend: str, options: SolveOptions, plain: bool, what: str = "") -> None:

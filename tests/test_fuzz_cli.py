@@ -354,8 +354,8 @@ def check_sweep_ranges(runner, args: list[str]) -> None:
     from cpsolve.errors import InputError
     from cpsolve.sweep.cases import check_ranges, parse_range
 
-    rows, cols = parse_range(args[1], "--rows"), parse_range(args[3], "--cols")
-    mines = parse_range(args[7], "--mines") if len(args) > 6 else None
+    rows, cols = parse_range(args[1], "rows"), parse_range(args[3], "cols")
+    mines = parse_range(args[7], "mines") if len(args) > 6 else None
     try:
         count = check_ranges(rows, cols, mines)
     except InputError:

@@ -80,9 +80,9 @@ def compare(
     from cpsolve.sweep import cases as sweep_cases
     from cpsolve.sweep.session import LayoutSweep, available_cores
 
-    row_range = sweep_cases.parse_range(rows, "--rows")
-    col_range = sweep_cases.parse_range(cols, "--cols")
-    mine_range = sweep_cases.parse_range(mines, "--mines") if mines else None
+    row_range = sweep_cases.parse_range(rows, "rows")
+    col_range = sweep_cases.parse_range(cols, "cols")
+    mine_range = sweep_cases.parse_range(mines, "mines") if mines else None
     names = _backend_names(backends)
     check_time_limit(time_limit)
     check_count(jobs, "--jobs", MAX_JOBS)
@@ -123,7 +123,7 @@ def compare(
     print_comparison(result, sweep.elapsed, sweep.where)
     problems = sweep.write_reports(result, json_path, plot_path)
     for problem in problems:
-        typer.echo(f"cpsolve: {problem}", err=True)
+        typer.echo(f"cpsolve: {problem.command_line()}", err=True)
     raise typer.Exit(EXIT_BAD_INPUT if problems else result.exit_code)
 
 

@@ -48,5 +48,5 @@ def report(
             err=True,
         )
     for problem in rebuilt.problems:
-        typer.echo(f"cpsolve: {problem}", err=True)
+        typer.echo(f"cpsolve: {problem.command_line()}", err=True)
     raise typer.Exit(EXIT_BAD_INPUT if rebuilt.problems else rebuilt.comparison.exit_code)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
-from cpsolve.errors import InputError
+from cpsolve.errors import InputError, parameter
 from cpsolve.formats.lines import MAX_CELLS
 from cpsolve.formats.values import ascii_int
 from cpsolve.words import decimal_text, shorten
@@ -51,7 +51,11 @@ MAX_SWEEP_CASES = 10_000_000
 
 
 def parse_range(text: str, option: str) -> tuple[int, int]:
-    """Parse ``A-B`` or ``A`` into an inclusive range of positive integers (``--mines`` may start at 0).
+    """Parse ``A-B`` or ``A`` into an inclusive range of positive integers (``mines`` may start at 0).
+
+    Args:
+        text: The range as written.
+        option: The parameter it is for (``rows``, ``cols`` or ``mines``), named in the errors.
 
     The numbers are ASCII digits of any length (a range too large for a sweep is refused by
     :func:`check_ranges`, not here).
@@ -62,12 +66,12 @@ def parse_range(text: str, option: str) -> tuple[int, int]:
     parts = text.split("-")
     values = [ascii_int(part.strip()) for part in parts] if len(parts) in (1, 2) else [None]
     if any(value is None for value in values):
-        raise InputError(f"{option} must be A-B or A with integers, got {shorten(text)!r}")
+        raise InputError(f"{parameter(option)} must be A-B or A with integers, got {shorten(text)!r}")
     low, high = values[0], values[-1]
     assert low is not None and high is not None  # checked just above
-    least = 0 if option == "--mines" else 1
+    least = 0 if option == "mines" else 1
     if low > high or low < least:
-        raise InputError(f"{option} must be A-B with {least} <= A <= B, got {shorten(text)!r}")
+        raise InputError(f"{parameter(option)} must be A-B with {least} <= A <= B, got {shorten(text)!r}")
     return low, high
 
 
@@ -97,7 +101,7 @@ def check_ranges(rows: tuple[int, int], cols: tuple[int, int], mines: tuple[int,
 
 
 def mine_range(rows: int, cols: int, mines: tuple[int, int] | None) -> range:
-    """The mine counts of a R x C board within the --mines range (0 <= M < R*C)."""
+    """The mine counts of a R x C board within the mines range (0 <= M < R*C)."""
     if mines is None:
         return range(rows * cols)
     return range(mines[0], min(mines[1], rows * cols - 1) + 1)

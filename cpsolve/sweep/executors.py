@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from cpsolve.errors import InputError, InternalError
+from cpsolve.errors import InputError, InternalError, parameter
 from cpsolve.temporary import temporary_folder
 from cpsolve.words import shorten
 
@@ -48,6 +48,9 @@ __all__ = [
 #: Seconds to wait for a scheduler address to answer before saying it does not.
 CONNECT_TIMEOUT = 4.0
 
+#: The options these errors name, as the library calls them (the command line prints the flags).
+_SCHEDULER, _JOBS = parameter("scheduler"), parameter("jobs")
+
 
 def probe_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     """Fail fast, before Dask is even imported, when nothing listens at a ``tcp://`` or ``tls://host:port`` address.
@@ -64,14 +67,14 @@ def probe_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         return
     host, _, port = rest.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise InputError(f"--scheduler {shorten(address, 80)}: expected {scheme or 'tcp'}://host:port")
+        raise InputError(f"{_SCHEDULER} {shorten(address, 80)}: expected {scheme or 'tcp'}://host:port")
     import socket
 
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        raise InputError(f"--scheduler {address}: no Dask scheduler answers ({reason})") from None
+        raise InputError(f"{_SCHEDULER} {address}: no Dask scheduler answers ({reason})") from None
 
 
 class Executor:
@@ -130,20 +133,20 @@ def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     try:
         asyncio.run(probe())
     except (asyncio.TimeoutError, TimeoutError):
-        raise InputError(f"--scheduler {address}: no Dask scheduler answered there within {timeout:g} s") from None
+        raise InputError(f"{_SCHEDULER} {address}: no Dask scheduler answered there within {timeout:g} s") from None
     except OSError as error:  # refused, or closed on us
         reason = error.strerror or type(error).__name__
-        raise InputError(f"--scheduler {address}: no Dask scheduler answers there ({reason})") from None
+        raise InputError(f"{_SCHEDULER} {address}: no Dask scheduler answers there ({reason})") from None
     except TypeError as error:
         if "ssl_context" not in str(error):
-            raise InputError(f"--scheduler {address}: what answers there is not a Dask scheduler") from None
+            raise InputError(f"{_SCHEDULER} {address}: what answers there is not a Dask scheduler") from None
         # tls:// without Dask's TLS settings: Dask fails before it connects
         raise InputError(
-            f"--scheduler {address}: something listens there, but a tls:// address needs Dask's TLS settings "
+            f"{_SCHEDULER} {address}: something listens there, but a tls:// address needs Dask's TLS settings "
             "(distributed.comm.tls in its configuration: the client's certificate and key)"
         ) from None
     except Exception:  # it answered, but not as a scheduler (Dask's own error then says nothing useful)
-        raise InputError(f"--scheduler {address}: what answers there is not a Dask scheduler") from None
+        raise InputError(f"{_SCHEDULER} {address}: what answers there is not a Dask scheduler") from None
 
 
 def _indexed_call(item: tuple[int, Callable[..., Any], tuple]) -> tuple[int, Any]:
@@ -244,7 +247,9 @@ class DaskExecutor(Executor):
                 try:
                     self._client = Client(address, timeout=connect_timeout, set_as_default=False)
                 except OSError as error:  # it went away since the probe (Dask closes such a client itself)
-                    raise InputError(f"--scheduler {address}: the Dask scheduler stopped answering ({error})") from None
+                    raise InputError(
+                        f"{_SCHEDULER} {address}: the Dask scheduler stopped answering ({error})"
+                    ) from None
             else:
                 from cpsolve.sweep._dask_worker import OwnSession
 
@@ -267,7 +272,7 @@ class DaskExecutor(Executor):
                     except Exception as error:  # the machine's limits (open files, processes, memory, ports)
                         raise InputError(
                             f"the local Dask cluster of {workers} workers could not start ({_root_cause(error)}); "
-                            "try fewer --jobs, or --jobs 1 to run here"
+                            f"try fewer {_JOBS}, or {_JOBS} 1 to run here"
                         ) from None
                 self._client = Client(self._cluster, set_as_default=False)
         self.workers = max(1, sum(self._client.nthreads().values()))
@@ -351,7 +356,7 @@ def _make_room_for(workers: int) -> None:
     if hard != resource.RLIM_INFINITY and hard < needed:
         raise InputError(
             f"a local Dask cluster of {workers} workers needs about {needed} open files, and this process may "
-            f"open {hard} (ulimit -n); raise the limit, or give fewer --jobs (--jobs 1 runs here)"
+            f"open {hard} (ulimit -n); raise the limit, or give fewer {_JOBS} ({_JOBS} 1 runs here)"
         )
     resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from cpsolve.errors import parameter
 from cpsolve.outcome import Record
 from cpsolve.sweep.cases import chunks
 from cpsolve.sweep.executors import Executor, InProcessExecutor
@@ -101,7 +102,7 @@ def _check_study(store: ResultStore, key: str, settings: Any) -> None:
         differ = sorted(name for name in {*stored, *wanted} if stored.get(name) != wanted.get(name))
         raise StoreError(
             f"{store.path}: its games under this study's key were played with other settings "
-            f"({', '.join(differ)}); they are not this study's: use another --store"
+            f"({', '.join(differ)}); they are not this study's: use another {parameter('store')}"
         )
 
 
@@ -116,7 +117,7 @@ def _checked(store: ResultStore, record: Record, settings: Any) -> Record:
     if record.backend != settings.player:
         raise StoreError(
             f"{store.path}: game {index} in the store was played by {_short(record.backend)}, not {settings.player}; "
-            "the store's games are not this study's: use another --store"
+            f"the store's games are not this study's: use another {parameter('store')}"
         )
     answer = record.answer
     problem = None if isinstance(answer, dict) else "not an object"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cpsolve.errors import InputError, UsageError
+from cpsolve.errors import InputError, UsageError, parameter
 from cpsolve.outcome import Record, Status
 from cpsolve.sweep.cases import Case, check_ranges, mine_range
 from cpsolve.sweep.compare import Comparison, run_comparison
@@ -49,9 +49,12 @@ __all__ = [
 CSV_HEADER = ["rows", "cols", "mines", "backend", "verdict", "seconds"]
 #: What to install for --plot: right for an install from PyPI or a wheel, and for a checkout.
 PLOT_HINT = (
-    "--plot needs matplotlib, the optional extra 'plot': pip install 'cpsolve[plot]'"
+    f"{parameter('plot')} needs matplotlib, the optional extra 'plot': pip install 'cpsolve[plot]'"
     " (in a checkout: pip install -e '.[plot]')"
 )
+
+#: The options these errors name, as the library calls them (the command line prints the flags).
+_PLOT, _CSV = parameter("plot"), parameter("csv")
 
 
 class CsvSpool:
@@ -82,20 +85,21 @@ class CsvSpool:
             self._file.close()
         self.spool.unlink(missing_ok=True)
 
-    def finish(self) -> str | None:
-        """Move the spool to the target; None on success, else one line saying where the rows are."""
+    def finish(self) -> InputError | None:
+        """Move the spool to the target; None on success, else the error saying where the rows are."""
         try:
             self._file.close()
         except OSError as error:
             self.error = self.error or error
         if self.error:
-            return (
-                f"--csv {self.target}: {self.error.strerror or self.error}; the rows written so far are in {self.spool}"
+            return InputError(
+                f"{_CSV} {self.target}: {self.error.strerror or self.error}; "
+                f"the rows written so far are in {self.spool}"
             )
         try:
             shutil.move(str(self.spool), str(self.target))
         except OSError as error:
-            return f"--csv {self.target}: {error.strerror or error}; the report is in {self.spool}"
+            return InputError(f"{_CSV} {self.target}: {error.strerror or error}; the report is in {self.spool}")
         return None
 
 
@@ -147,30 +151,32 @@ def check_plot_path(path: str | Path) -> None:
     if wanted not in formats:
         given = f"matplotlib does not write .{wanted} images" if wanted else "no extension to name the image format"
         choices = ", ".join(f".{name}" for name in formats)
-        raise UsageError(f"--plot {shorten(str(path), 80)}: {given}; end the name with one of {choices}")
+        raise UsageError(f"{_PLOT} {shorten(str(path), 80)}: {given}; end the name with one of {choices}")
     figure = plt.figure(figsize=(1, 1))
     try:
         figure.savefig(io.BytesIO(), format=wanted)
     except Exception as error:  # a format matplotlib lists but cannot write here (a library missing)
-        raise InputError(f"--plot {shorten(str(path), 80)}: matplotlib cannot write .{wanted} here ({error})") from None
+        raise InputError(
+            f"{_PLOT} {shorten(str(path), 80)}: matplotlib cannot write .{wanted} here ({error})"
+        ) from None
     finally:
         plt.close(figure)
 
 
 def write_reports(
     comparison: Comparison, json_path: Path | None, plot_path: Path | None, csv_spool: CsvSpool | None = None
-) -> list[str]:
+) -> list[InputError]:
     """Write the asked-for reports; a report that fails goes to the temporary folder instead.
 
     Returns:
-        One line per report that could not be written where asked, saying where it went.
+        One error per report that could not be written where asked, saying where it went.
     """
     problems = []
     if csv_spool is not None:
         problem = csv_spool.finish()
         if problem:
             problems.append(problem)
-    for path, option, writer in ((json_path, "--json", write_json), (plot_path, "--plot", write_plot)):
+    for path, option, writer in ((json_path, "json", write_json), (plot_path, "plot", write_plot)):
         if path is None:
             continue
         suffix = ".json" if writer is write_json else Path(path).suffix  # a plot's fallback in its asked format
@@ -178,7 +184,10 @@ def write_reports(
             writer(comparison, Path(path))
         except OSError as error:
             problems.append(
-                f"{option} {path}: {error.strerror or error}; " + _fallback(comparison, writer, option, suffix)
+                InputError(
+                    f"{parameter(option)} {path}: {error.strerror or error}; "
+                    + _fallback(comparison, writer, option, suffix)
+                )
             )
     return problems
 
@@ -188,7 +197,7 @@ def _fallback(comparison: Comparison, writer: Callable[[Comparison, Path], None]
         folder = temporary_folder()
     except InputError as error:
         return f"no fallback either: {error}"
-    spare = Path(folder) / f"cpsolve-{option.lstrip('-')}-{os.getpid()}{suffix}"
+    spare = Path(folder) / f"cpsolve-{option}-{os.getpid()}{suffix}"
     try:
         writer(comparison, spare)
     except OSError as error:
@@ -311,13 +320,13 @@ class Rebuilt:
         comparison: The sweep's comparison, as the sweep itself made it.
         sweep: The sweep's row of the ``sweeps`` table (``started``, ``finished``, ...).
         missing: How many of the sweep's cases the store lacks (a sweep that was stopped).
-        problems: One line per report that could not be written where asked.
+        problems: One error per report that could not be written where asked.
     """
 
     comparison: Comparison
     sweep: dict
     missing: int
-    problems: list[str]
+    problems: list[InputError]
 
 
 def rebuild_reports(

@@ -35,6 +35,7 @@ from cpsolve.interrupt import interrupts_between_solves
 from cpsolve.sweep.cases import CHEAP_CHUNK, chunk_size, count_cases, iter_cases
 
 if TYPE_CHECKING:
+    from cpsolve.errors import InputError
     from cpsolve.generate import GameSettings
     from cpsolve.layout import SolveOptions
     from cpsolve.sweep.compare import Comparison
@@ -223,8 +224,8 @@ class LayoutSweep:
 
     def write_reports(
         self, comparison: Comparison, json_path: str | Path | None, plot_path: str | Path | None
-    ) -> list[str]:
-        """Write the asked-for reports (:func:`cpsolve.sweep.report.write_reports`): one line per report that failed."""
+    ) -> list[InputError]:
+        """Write the asked-for reports (:func:`cpsolve.sweep.report.write_reports`): an error per report that failed."""
         from cpsolve.sweep.report import write_reports
 
         return write_reports(

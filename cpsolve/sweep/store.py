@@ -50,7 +50,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from cpsolve.errors import InputError, InternalError
+from cpsolve.errors import InputError, InternalError, parameter
 from cpsolve.outcome import Record, Status
 
 __all__ = ["ResultStore", "StoreError", "STORE_VERSION", "APPLICATION_ID", "case_key", "settings_hash"]
@@ -454,7 +454,7 @@ def _table_problem(db: sqlite3.Connection) -> str | None:
 
 
 def _damaged(path: str, what: str) -> StoreError:
-    return StoreError(f"{path}: damaged results store ({what}); report and --resume cannot use it")
+    return StoreError(f"{path}: damaged results store ({what}); report and {parameter('resume')} cannot use it")
 
 
 def _message(error: Exception) -> str:
