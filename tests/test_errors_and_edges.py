@@ -195,9 +195,12 @@ def test_math_isfinite_guard_is_used_for_every_limit():
     """The shared checker refuses what CP-SAT would call MODEL_INVALID."""
     from cpsolve.cli.options import check_time_limit
 
+    from cpsolve.errors import EXIT_USAGE, ParameterError
+
     for bad in (math.nan, math.inf, 0.0, -3.0, 1e7):
-        with pytest.raises(UsageError):
+        with pytest.raises(ParameterError) as refused:
             check_time_limit(bad)
+        assert refused.value.exit_code == EXIT_USAGE and refused.value.command_line().startswith("--time-limit ")
     assert check_time_limit(0.5) == 0.5
 
 
