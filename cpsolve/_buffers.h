@@ -21,6 +21,24 @@ static int get_buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_
     return 0;
 }
 
+/* Get `count` buffers at once (each as get_buffer takes it); 0, or -1 with an error set and none held. */
+static inline int get_buffers(PyObject *const *objects, Py_buffer *views, int count, const int *writable,
+                              const Py_ssize_t *itemsize, const char *const *names)
+{
+    for (int got = 0; got < count; got++) {
+        if (get_buffer(objects[got], &views[got], writable[got], itemsize[got], names[got]) < 0) {
+            while (got > 0) PyBuffer_Release(&views[--got]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static inline void release_buffers(Py_buffer *views, int count)
+{
+    for (int i = 0; i < count; i++) PyBuffer_Release(&views[i]);
+}
+
 /* NULL when state (size cells) and off (the eight neighbour offsets) describe a padded board: the
  * offsets of one stride and an absent border; else what is wrong. The stride goes to *stride_out
  * when it is not NULL. */

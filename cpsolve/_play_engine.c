@@ -230,11 +230,9 @@ static PyObject *advance_py(PyObject *self, PyObject *args)
     static const Py_ssize_t itemsize[4] = {1, 1, 1, 8};
     static const char *names[4] = {"state", "number", "mine", "offsets"};
     Py_buffer views[4];
-    int got = 0;
-    for (; got < 4; got++)
-        if (get_buffer(objects[got], &views[got], writable[got], itemsize[got], names[got]) < 0) break;
+    if (get_buffers(objects, views, 4, writable, itemsize, names) < 0) return NULL;
     PyObject *result = NULL;
-    if (got == 4) {
+    {
         Py_ssize_t size = views[0].len, stride = 0;
         uint8_t *state = views[0].buf;
         const char *error = views[3].len != 64 ? "offsets must be eight int64" : NULL;
@@ -277,7 +275,7 @@ static PyObject *advance_py(PyObject *self, PyObject *args)
             free(e.touched); free(e.safe); free(e.mines); free(e.var_of);
         }
     }
-    for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
+    release_buffers(views, 4);
     return result;
 }
 
@@ -295,11 +293,9 @@ static PyObject *cascade_py(PyObject *self, PyObject *args)
     static const Py_ssize_t itemsize[4] = {1, 1, 8, 8};
     static const char *names[4] = {"state", "number", "offsets", "cleared_out"};
     Py_buffer views[4];
-    int got = 0;
-    for (; got < 4; got++)
-        if (get_buffer(objects[got], &views[got], writable[got], itemsize[got], names[got]) < 0) break;
+    if (get_buffers(objects, views, 4, writable, itemsize, names) < 0) return NULL;
     PyObject *result = NULL;
-    if (got == 4) {
+    {
         Py_ssize_t size = views[0].len;
         uint8_t *st = views[0].buf;
         const uint8_t *num = views[1].buf;
@@ -329,7 +325,7 @@ static PyObject *cascade_py(PyObject *self, PyObject *args)
             result = PyLong_FromSsize_t(count);
         }
     }
-    for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
+    release_buffers(views, 4);
     return result;
 }
 
