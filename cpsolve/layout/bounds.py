@@ -38,20 +38,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cpsolve.formats.values import counted
 from cpsolve.grid import Cell
+from cpsolve.layout.reasoning import Closed, Reasoning, distances_within
 
-if TYPE_CHECKING:
-    from cpsolve.layout.reasoning import Reasoning
-
-#: A cell's closed neighbourhood, as :class:`cpsolve.layout.reasoning.Reasoning` keeps it.
-Closed = dict[Cell, tuple[Cell, ...]]
-
-__all__ = ["Bounds", "distances_within", "forced_safe", "layer_bound", "moat_bound", "check_bounds"]
+__all__ = ["Bounds", "forced_safe", "layer_bound", "moat_bound", "check_bounds", "apply_bounds"]
 
 
 @dataclass
@@ -70,20 +64,6 @@ class Bounds:
     impossible: str | None = None
     complete: bool = True
     layers: dict[str, int] = field(default_factory=dict)
-
-
-def distances_within(sources: Iterable[Cell], inside: Container[Cell], closed: Closed) -> dict[Cell, int]:
-    """Breadth-first distances from `sources` (distance 0) through cells of `inside` (king steps)."""
-    # plain BFS on the neighbourhood dict: networkx's subgraph views cost ten times more here
-    distance = {source: 0 for source in sources}
-    queue = deque(distance)
-    while queue:
-        cell = queue.popleft()
-        for other in closed[cell]:
-            if other in inside and other not in distance:
-                distance[other] = distance[cell] + 1
-                queue.append(other)
-    return distance
 
 
 def _access(terminal: Cell, click: Cell | None, zero_ok: Any, closed: Closed) -> set[Cell]:
@@ -347,3 +327,24 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
             f"{bounds.lower} safe cells, more than {reasoning.safe_count}"
         )
     return bounds
+
+
+def apply_bounds(reasoning: Reasoning, deadline: float | None = None) -> None:
+    """Apply the three rules to a reasoning in place: its forced cells, its lower bound on N, or its proof.
+
+    With several regions (a free click), Z lies in one of them but the rules assume one, so they
+    run only when there is a single region. What they find is kept even with a proof: a model
+    built from this reasoning states the same facts.
+
+    Args:
+        reasoning: The reasoning of :func:`cpsolve.layout.reasoning.reason`, undecided (N > 1).
+        deadline: A ``time.perf_counter()`` value: the separator and layer rules stop early there
+            (what they found by then still holds).
+    """
+    if len(reasoning.regions) != 1 or reasoning.decided:
+        return
+    bounds = check_bounds(reasoning, deadline)
+    reasoning.forced = bounds.forced
+    reasoning.fixed_safe = reasoning.fixed_safe | bounds.forced
+    reasoning.lower = bounds.lower
+    reasoning.impossible = bounds.impossible
