@@ -189,6 +189,29 @@ def test_growth_on_large_boards_passes_the_judge():
             assert problem_violation(problem, board_from_zero_set(problem, reasoning, grown.zero, grown.click)) is None
 
 
+def test_reasoning_neighbourhoods_are_the_king_graph():
+    """The reasoning reads its neighbourhoods off the template; they are the king graph's, the cell first."""
+    import numpy as np
+
+    from cpsolve.grid import king_graph
+
+    for rows, cols in [(1, 1), (1, 5), (4, 1), (3, 7), (6, 6)]:
+        present = np.random.default_rng(rows * cols).random((rows, cols)) > 0.3
+        template = tuple("".join("?" if present[r, c] else "#" for c in range(cols)) for r in range(rows))
+        problem = LayoutProblem(rows, cols, 0, template=template)
+        graph = king_graph(rows, cols, problem.present_mask())
+        reasoning = reason(problem)
+        assert reasoning.cells == sorted(graph.nodes)
+        assert reasoning.closed == {cell: (cell, *sorted(graph.neighbors(cell))) for cell in graph.nodes}
+        assert nx_equal(reasoning.graph, graph)
+
+
+def nx_equal(first, second):
+    import networkx as nx
+
+    return nx.utils.graphs_equal(first, second)
+
+
 def test_king_graph_is_the_strong_product():
     """grid.king_graph builds edges directly; it must stay the strong product of two paths minus holes."""
     import networkx as nx

@@ -124,7 +124,7 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         prebuilt = prebuilt or relaxed
     if result is None:
         result = _model_phase(run, encoding, dominance, prebuilt)
-    stats["phases"] = ",".join(phase for phase in phases if phase in run.ran) or "none ran"
+    stats["phases"] = ",".join(phase for phase in phases if phase in run.ran) or "none"
     if result.status is Status.UNKNOWN:
         stats["phase"] = None  # no phase decided
         stats.pop("reason", None)

@@ -158,7 +158,38 @@ def _add_path(growth: _Growth, parent: dict[Cell, Cell | None], end: Cell, limit
     return True
 
 
-def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int, deadline: float | None = None) -> bool:
+#: For a step from a cell to its neighbour at offset (dr, dc), the offsets from the neighbour of the
+#: cells of its closed neighbourhood outside the cell's own: the cells such a step may newly cover
+#: (3 for a step along a row or column, 5 for a diagonal one).
+_FRESH = {
+    (dr, dc): tuple((i, j) for i in (-1, 0, 1) for j in (-1, 0, 1) if max(abs(dr + i), abs(dc + j)) > 1)
+    for dr in (-1, 0, 1)
+    for dc in (-1, 0, 1)
+    if dr or dc
+}
+
+#: Each cell's steps: its neighbours in the region, each with the cells of its neighbourhood outside the cell's.
+Steps = dict[Cell, tuple[tuple[Cell, tuple[Cell, ...]], ...]]
+
+
+def _steps(reasoning: Reasoning, region: frozenset[Cell]) -> Steps:
+    """The steps of the Steiner search, once per growth (a step costs its fresh cells not yet covered)."""
+    closed = reasoning.closed
+    steps: Steps = {}
+    for cell in region:
+        row, col = cell
+        out = []
+        for other in closed[cell][1:]:
+            if other in region:
+                fresh = _FRESH[(other[0] - row, other[1] - col)]
+                out.append((other, tuple(x for x in ((other[0] + i, other[1] + j) for i, j in fresh) if x in closed)))
+        steps[cell] = tuple(out)
+    return steps
+
+
+def _reach_cheapest(
+    growth: _Growth, targets: list[Cell], limit: int, steps: Steps, deadline: float | None = None
+) -> bool:
     """Join every target to Z, the cheapest first, each along a path adding the fewest safe cells.
 
     Costs are exact for the step from u to v: the cells of N[v] in neither N[u] nor the covered
@@ -167,11 +198,12 @@ def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int, deadline: 
     """
     import heapq
 
-    left = set(targets) - growth.covered
+    covered = growth.covered
+    left = set(targets) - covered
     while left:
         if deadline is not None and time.perf_counter() > deadline:
             return False
-        goals = {cell: target for target in left for cell in growth.closed[target] if cell in growth.region}
+        goals = {cell for target in left for cell in growth.closed[target] if cell in growth.region}
         cost: dict[Cell, int] = {cell: 0 for cell in growth.zero}
         parent: dict[Cell, Cell | None] = {cell: None for cell in growth.zero}
         heap = [(0, cell) for cell in sorted(growth.zero)]
@@ -187,16 +219,17 @@ def _reach_cheapest(growth: _Growth, targets: list[Cell], limit: int, deadline: 
             if cell in goals:
                 found = cell
                 break
-            reach = growth.closed[cell]
-            for other in reach:
-                if other in growth.region:
-                    step = spent + sum(1 for x in growth.closed[other] if x not in growth.covered and x not in reach)
-                    if step < cost.get(other, limit + 1):
-                        cost[other], parent[other] = step, cell
-                        heapq.heappush(heap, (step, other))
+            for other, fresh in steps[cell]:
+                step = spent
+                for x in fresh:
+                    if x not in covered:
+                        step += 1
+                if step < cost.get(other, limit + 1):
+                    cost[other], parent[other] = step, cell
+                    heapq.heappush(heap, (step, other))
         if found is None or not _add_path(growth, parent, found, limit):
             return False
-        left -= growth.covered
+        left -= covered
     return True
 
 
@@ -228,6 +261,7 @@ def grow(reasoning: Reasoning, deadline: float, seed: int = 0, max_restarts: int
     rng = random.Random(seed)
     target = reasoning.safe_count
     starts = _clicks(reasoning, rng)
+    region_steps: dict[frozenset[Cell], Steps] = {}
     restarts = 0
     while time.perf_counter() < deadline and (max_restarts is None or restarts < max_restarts):
         # cycle through the clicks, the most promising first, then at random
@@ -240,7 +274,9 @@ def grow(reasoning: Reasoning, deadline: float, seed: int = 0, max_restarts: int
         targets = [cell for cell in reasoning.fixed_safe if cell not in growth.covered]
         rng.shuffle(targets)
         if restarts % 2 == 1:  # the cheapest joins first (a Steiner heuristic), and every other time at random
-            if not _reach_cheapest(growth, sorted(targets), target, deadline):
+            if region not in region_steps:
+                region_steps[region] = _steps(reasoning, region)
+            if not _reach_cheapest(growth, sorted(targets), target, region_steps[region], deadline):
                 continue
         elif not all(target_cell in growth.covered or _reach(growth, target_cell, target) for target_cell in targets):
             continue

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cpsolve.board import Board
 from cpsolve.errors import InputError, InternalError
-from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status
+from cpsolve.layout import ExportedModel, LayoutProblem, LayoutResult, SolveOptions, Status
 from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
 
 __all__ = ["MODEL_NAME", "INSTALL_HINT", "model_path", "data_file", "solve"]
@@ -69,18 +69,26 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     """Run the MiniZinc model; POSSIBLE with its board, IMPOSSIBLE, or UNKNOWN at the time limit.
 
     With ``options.export_model`` the data file is written there first (the model itself is
-    ``models/one_click.mzn``).
+    ``models/one_click.mzn``), and the result says so (``exported``).
 
     Raises:
         InputError: When the minizinc executable is missing (with the install hint), or it has
             no solver named ``options.solver``.
         InternalError: When minizinc fails in any other way.
     """
+    exported = None
     if options.export_model:
         try:
             Path(options.export_model).write_text(data_file(problem))
         except OSError as error:
             raise InputError(f"--export-model {options.export_model}: {error.strerror}") from None
+        exported = ExportedModel(options.export_model, "the MiniZinc data for models/one_click.mzn")
+    result = _solve(problem, options)
+    result.exported = exported
+    return result
+
+
+def _solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     executable = shutil.which("minizinc")
     if executable is None:
         raise InputError(INSTALL_HINT)

@@ -35,9 +35,10 @@ HEURISTIC_SHARE = 0.2
 #: attempt for N beyond the exhaustive search: its share of the limit and its growths.
 QUICK_SHARE = 0.2
 QUICK_RESTARTS = 1
-#: Closed sets the exhaustive search may visit, and the most safe cells it is tried for (its
-#: search space grows exponentially with N; beyond that the constructive search is the better bet).
+#: Closed sets the exhaustive search may visit.
 EXHAUST_BUDGET = 20000
+#: The most safe cells the exhaustive search is tried for (its search space grows exponentially
+#: with N; beyond that the constructive search is the better bet).
 EXHAUST_MAX_SAFE = 40
 
 

@@ -37,14 +37,17 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
-
-import networkx as nx
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from cpsolve.board import Board
 from cpsolve.formats.values import counted
 from cpsolve.grid import Cell, king_graph
+
+if TYPE_CHECKING:
+    import networkx as nx
 from cpsolve.layout import LayoutProblem
-from cpsolve.symbols import CLICK, MINE, SAFE
+from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
 
 __all__ = ["Reasoning", "Closed", "reason", "board_from_zero_set", "distances_within", "OutOfTime"]
 
@@ -83,7 +86,6 @@ class Reasoning:
 
     Attributes:
         problem: The problem analysed.
-        graph: The cell graph (king graph minus holes).
         cells: The existing cells, sorted.
         closed: Each cell's closed neighbourhood N[v] (the cell first).
         safe_count: N, the number of safe cells.
@@ -103,7 +105,6 @@ class Reasoning:
     """
 
     problem: LayoutProblem
-    graph: nx.Graph
     cells: list[Cell]
     closed: Closed
     safe_count: int
@@ -118,6 +119,12 @@ class Reasoning:
     board: Board | None = None
     forced: frozenset[Cell] = frozenset()
     lower: int = 0
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """The cell graph (king graph minus holes), for the models; the reasoning itself needs only ``closed``."""
+        problem = self.problem
+        return king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
 
     @property
     def decided(self) -> bool:
@@ -154,10 +161,7 @@ def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
     Raises:
         OutOfTime: The deadline passed before the regions were known.
     """
-    graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
-    _check(deadline)
-    cells = sorted(graph.nodes)
-    closed = {cell: (cell, *sorted(graph.neighbors(cell))) for cell in cells}
+    cells, closed = _neighbourhoods(problem)
     _check(deadline)
     template = problem.template
     fixed_mines = frozenset(cell for cell in cells if template is not None and template[cell[0]][cell[1]] == MINE)
@@ -166,7 +170,7 @@ def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
     if click is not None:
         fixed_safe.add(click)
     safe_count = len(cells) - problem.mines
-    reasoning = Reasoning(problem, graph, cells, closed, safe_count, fixed_mines, frozenset(fixed_safe), click)
+    reasoning = Reasoning(problem, cells, closed, safe_count, fixed_mines, frozenset(fixed_safe), click)
 
     if len(fixed_mines) > problem.mines:
         reasoning.impossible = f"the template fixes {counted(len(fixed_mines), 'mine')}, more than {problem.mines}"
@@ -214,6 +218,23 @@ def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
     if click is not None:
         reasoning.distance = distances_within([click], regions[0], closed)
     return reasoning
+
+
+def _neighbourhoods(problem: LayoutProblem) -> tuple[list[Cell], Closed]:
+    """The existing cells in reading order and their closed neighbourhoods, the cell first then in reading order.
+
+    The same neighbours as :func:`cpsolve.grid.king_graph` (a test checks it), read off the
+    template directly: building the networkx graph took most of a second on 100 x 100.
+    """
+    rows, cols = problem.rows, problem.cols
+    present = problem.cell_chars()
+    cells = [(r, c) for r in range(rows) for c in range(cols) if present[r][c] != HOLE]
+    exists = set(cells)
+    closed: Closed = {}
+    for r, c in cells:
+        around = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr or dc)]
+        closed[(r, c)] = ((r, c), *(cell for cell in around if cell in exists))
+    return cells, closed
 
 
 def _components(inside: set[Cell], closed: Closed) -> list[set[Cell]]:
