@@ -9,8 +9,8 @@ import random
 from itertools import combinations
 
 import pytest
-
 from bruteforce import flood_reveal, king_neighbours
+
 from cpsolve.layout import LayoutProblem
 from cpsolve.layout.bounds import apply_bounds, check_bounds, layer_bound, moat_bound
 from cpsolve.layout.reasoning import reason
@@ -51,7 +51,7 @@ def sketch(rng, rows, cols):
     rng.shuffle(cells)
     marks = ["#"] * rng.randint(0, len(cells) // 4) + ["*"] * rng.randint(0, 1) + ["."] * rng.randint(1, 3)
     marks += ["c"] if rng.random() < 0.8 else []
-    for (r, c), mark in zip(cells, marks):
+    for (r, c), mark in zip(cells, marks, strict=False):  # fewer marks than cells
         grid[r][c] = mark
     return tuple("".join(row) for row in grid)
 

@@ -1,4 +1,4 @@
-"""The CP model on the command line: --phases, --export-model, options that do not apply, size limits, honest time limits.
+"""The CP model on the command line: --phases, --export-model, options that do not apply, sizes, honest time limits.
 
 Verdicts are checked against brute force (tests/bruteforce.py) on small cases; the exported models
 are read back with OR-Tools and solved again.
@@ -8,9 +8,9 @@ import json
 import time
 
 import pytest
+from bruteforce import rectangle_wins, winning_clicks
 from ortools.sat.python import cp_model
 
-from bruteforce import rectangle_wins, winning_clicks
 from cpsolve.cli import app
 from cpsolve.layout import MAX_MODEL_CELLS, NO_PHASES, PHASES, LayoutProblem, SolveOptions, Status, solve
 
@@ -27,8 +27,21 @@ def test_phases_none_runs_the_model_and_shows_its_size(runner, encoding):
     """With --phases none the model decides, and --stats names its size, encoding and CP-SAT status."""
     wins = rectangle_wins(4, 4)
     for mines in (3, 10, 12, 14):
-        args = ["layout", "4", "4", str(mines), "--backend", "cp", "--dominance", "none", "--phases", "none",
-                "--encoding", encoding, "--stats"]
+        args = [
+            "layout",
+            "4",
+            "4",
+            str(mines),
+            "--backend",
+            "cp",
+            "--dominance",
+            "none",
+            "--phases",
+            "none",
+            "--encoding",
+            encoding,
+            "--stats",
+        ]
         result = runner.invoke(app, args)
         assert result.exit_code == 0
         assert (result.stdout.strip() == "Impossible") == (not wins.get(mines)), mines
@@ -57,7 +70,7 @@ def test_phases_all_decides_before_the_model(runner):
     ],
 )
 def test_phases_name_what_runs(runner, phases, asked):
-    """--phases takes a list in any order; the stats line names the phases that ran, in their order, until one decided."""
+    """--phases takes a list in any order; the stats line names the phases that ran, in order, until one decided."""
     # 6 x 6, click in the middle, N = 16: not decided by the bounds, so the later phases run
     result = runner.invoke(app, ["layout", "6", "6", "20", "--click", "3,3", "--phases", phases, "--stats"])
     assert result.exit_code == 0, result.stderr
@@ -84,27 +97,44 @@ def test_phases_none_on_a_plain_rectangle_names_the_dominance_in_force(runner):
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.stderr
         assert stats_of(result)["model"] == ("rows" if dominance == "staircase" else "strong")
-    result = runner.invoke(app, ["layout", "4", "4", "3", "--backend", "cp", "--phases", "bounds", "--dominance",
-                                 "corner"])
+    result = runner.invoke(
+        app, ["layout", "4", "4", "3", "--backend", "cp", "--phases", "bounds", "--dominance", "corner"]
+    )
     assert result.exit_code == 2 and "bounds" in result.stderr and "corner" in result.stderr
 
 
 def test_phases_none_reports_exactly_the_exported_model(runner, tmp_path):
-    """The file --export-model writes holds the variables and constraints --stats reports, and names the implied ones."""
+    """The file --export-model writes holds the variables and constraints --stats reports, and names implied ones."""
     template = ("c??#??", "??????", "?*??.?", "??????")
     (tmp_path / "t.txt").write_text("\n".join(template) + "\n")
     for kind in ("strong", "textbook"):
         for encoding in ("levels", "flow", "cuts"):
             target = tmp_path / f"{kind}-{encoding}.pbtxt"
-            args = ["layout", "8", "--template", str(tmp_path / "t.txt"), "--phases", "none", "--model", kind,
-                    "--encoding", encoding, "--export-model", str(target), "--stats"]
+            args = [
+                "layout",
+                "8",
+                "--template",
+                str(tmp_path / "t.txt"),
+                "--phases",
+                "none",
+                "--model",
+                kind,
+                "--encoding",
+                encoding,
+                "--export-model",
+                str(target),
+                "--stats",
+            ]
             result = runner.invoke(app, args)
             assert result.exit_code == 0, result.stderr
             stats = stats_of(result)
             message = f"cpsolve: wrote the CP-SAT model to {target}: {stats['variables']} variables, "
             assert message + f"{stats['constraints']} constraints" in result.stderr
             proto = _read_exported(target.read_bytes(), text=True)
-            assert (len(proto.variables), len(proto.constraints)) == (int(stats["variables"]), int(stats["constraints"]))
+            assert (len(proto.variables), len(proto.constraints)) == (
+                int(stats["variables"]),
+                int(stats["constraints"]),
+            )
             implied = [constraint.name for constraint in proto.constraints if constraint.name.startswith("implied:")]
             assert bool(implied) == (kind == "strong"), (kind, encoding)
             assert all(constraint.name for constraint in proto.constraints)  # every constraint says what it is
@@ -137,7 +167,9 @@ def test_export_model_is_the_model_solved(runner, tmp_path, suffix):
     cells, wins, pinned = _template_truth(template)
     for mines in range(1, len(cells) - 1):
         target = tmp_path / f"model{suffix}"
-        result = runner.invoke(app, ["layout", str(mines), "--template", str(tmp_path / "t.txt"), "--export-model", str(target)])
+        result = runner.invoke(
+            app, ["layout", str(mines), "--template", str(tmp_path / "t.txt"), "--export-model", str(target)]
+        )
         assert result.exit_code == 0
         expected = pinned in wins.get(mines, set())
         assert (result.stdout.strip() != "Impossible") == expected
@@ -175,7 +207,9 @@ def _solve_exported(data: bytes, text: bool) -> int:
 def test_export_model_in_a_batch_writes_one_file_per_case(runner, tmp_path):
     source = tmp_path / "in.txt"
     source.write_text("3\n3 3 1\n2 2 1\n5 5 3\n")
-    result = runner.invoke(app, ["layout", "-i", str(source), "--backend", "cp", "--export-model", str(tmp_path / "m.txt")])
+    result = runner.invoke(
+        app, ["layout", "-i", str(source), "--backend", "cp", "--export-model", str(tmp_path / "m.txt")]
+    )
     assert result.exit_code == 0
     assert sorted(path.name for path in tmp_path.glob("m-*.txt")) == ["m-1.txt", "m-2.txt", "m-3.txt"]
 
@@ -189,7 +223,9 @@ def test_export_minizinc_data(runner, tmp_path):
 
 
 def test_export_model_to_a_missing_folder_is_refused(runner, tmp_path):
-    result = runner.invoke(app, ["layout", "3", "3", "1", "--backend", "cp", "--export-model", str(tmp_path / "no" / "m.txt")])
+    result = runner.invoke(
+        app, ["layout", "3", "3", "1", "--backend", "cp", "--export-model", str(tmp_path / "no" / "m.txt")]
+    )
     assert result.exit_code == 1 and "--export-model" in result.stderr
 
 
@@ -219,9 +255,11 @@ def test_options_that_do_not_apply_are_usage_errors(runner, args, why):
 
 
 def test_options_that_apply_are_accepted(runner):
-    for args in (["3", "3", "1", "--backend", "cp", "--dominance", "corner", "--encoding", "flow"],
-                 ["3", "3", "1", "--backend", "cp", "--workers", "1", "--phases", "none", "--dominance", "none"],
-                 ["3", "3", "1", "--backend", "cp", "--model", "textbook", "--dominance", "corner"]):
+    for args in (
+        ["3", "3", "1", "--backend", "cp", "--dominance", "corner", "--encoding", "flow"],
+        ["3", "3", "1", "--backend", "cp", "--workers", "1", "--phases", "none", "--dominance", "none"],
+        ["3", "3", "1", "--backend", "cp", "--model", "textbook", "--dominance", "corner"],
+    ):
         assert runner.invoke(app, ["layout", *args]).exit_code == 0
 
 
@@ -308,12 +346,23 @@ def test_cli_time_limit_with_phases_none_exits_3_or_decides(runner, tmp_path):
         assert "time limit" in result.stderr and result.stdout == ""
 
 
-
 def test_compare_sweeps_the_encodings_with_the_phases_off(runner, tmp_path):
     """cp:levels, cp:flow and cp:cuts are the model alone; each agrees with the greedy rule on every case."""
     report = tmp_path / "r.json"
-    args = ["compare", "--rows", "2-4", "--cols", "3-4", "--backends", "greedy,cp:levels,cp:flow,cp:cuts",
-            "--jobs", "1", "--quiet", "--json", str(report)]
+    args = [
+        "compare",
+        "--rows",
+        "2-4",
+        "--cols",
+        "3-4",
+        "--backends",
+        "greedy,cp:levels,cp:flow,cp:cuts",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--json",
+        str(report),
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.stderr
     assert "agreement: 63/63 cases (all)" in result.stdout
@@ -337,7 +386,9 @@ def test_model_variants_reach_their_encoding_on_every_case():
 def test_model_variant_runs_the_model_alone():
     result = solve(LayoutProblem(4, 4, 3), "cp:flow", SolveOptions(time_limit=30))
     assert result.backend == "cp:flow" and result.status is Status.POSSIBLE
-    assert result.stats["phases"] == "model" and result.stats["encoding"] == "flow" and result.stats["dominance"] == "none"
+    assert (
+        result.stats["phases"] == "model" and result.stats["encoding"] == "flow" and result.stats["dominance"] == "none"
+    )
 
 
 @pytest.mark.parametrize(

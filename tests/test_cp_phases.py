@@ -8,11 +8,11 @@ import random
 import time
 
 import pytest
+from bruteforce import winning_clicks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
-from bruteforce import winning_clicks
 from cpsolve.layout import PHASES, LayoutProblem, SolveOptions, Status, problem_violation, solve
 from cpsolve.layout.bounds import apply_bounds
 from cpsolve.layout.exhaust import exhaust
@@ -68,7 +68,11 @@ def problems_of(template):
 
 
 # Fixed seeds: shapes from 2x3 to 4x4 (at most 16 cells, so brute force stays quick).
-SHAPES = [(rows, cols, pin, seed) for seed, (rows, cols) in enumerate([(2, 3), (3, 3), (3, 4), (4, 4), (4, 3), (2, 5)] * 4) for pin in (False, True)]
+SHAPES = [
+    (rows, cols, pin, seed)
+    for seed, (rows, cols) in enumerate([(2, 3), (3, 3), (3, 4), (4, 4), (4, 3), (2, 5)] * 4)
+    for pin in (False, True)
+]
 
 
 @pytest.mark.parametrize("rows,cols,pin,seed", SHAPES)

@@ -4,14 +4,22 @@ import itertools
 
 import numpy as np
 import pytest
-
 from bruteforce import rectangle_wins, winning_clicks
+
 from cpsolve.cli import app
-from cpsolve.layout import NO_PHASES, PHASES, LayoutProblem, SolveOptions, Status, UnsupportedProblem
-from cpsolve.layout import problem_violation, solve
-from cpsolve.layout import cpsat
-from cpsolve.layout.cpsat import DOMINANCES, ENCODINGS
 from cpsolve.formats import read_template
+from cpsolve.layout import (
+    NO_PHASES,
+    PHASES,
+    LayoutProblem,
+    SolveOptions,
+    Status,
+    UnsupportedProblem,
+    cpsat,
+    problem_violation,
+    solve,
+)
+from cpsolve.layout.cpsat import DOMINANCES, ENCODINGS
 from cpsolve.layout.greedy import is_possible
 
 SMALL = [(r, c) for r in range(1, 5) for c in range(1, 5)]
@@ -80,7 +88,11 @@ def test_pinned_click_equals_brute_force(rows, cols, encoding, relaxation):
 
 TEMPLATES = [
     ("....", "..#.", "....", "#..."),  # holes inside and on the edge
-    ("..#..", "..#..", ".....",),  # a wall with a gap: two rooms joined below
+    (
+        "..#..",
+        "..#..",
+        ".....",
+    ),  # a wall with a gap: two rooms joined below
     ("c..", ".?.", "..*", "##."),  # pinned click, a fixed mine
     ("?.?#", "*..#", "?..."),  # fixed safe cells and a mine
     ("...", "#.#", "...", "#.#", "..."),  # narrow passages
@@ -109,7 +121,12 @@ def test_templates_equal_brute_force(template, encoding, relaxation):
         if result.board is not None:
             assert problem_violation(problem, result.board) is None
             rows = result.board.to_rows()
-            assert all(ch == "#" for row_t, row_b in zip(template, rows) for ch_t, ch in zip(row_t, row_b) if ch_t == "#")
+            assert all(
+                ch == "#"
+                for row_t, row_b in zip(template, rows, strict=True)
+                for ch_t, ch in zip(row_t, row_b, strict=True)
+                if ch_t == "#"
+            )
 
 
 def test_holes_split_the_board():
@@ -159,12 +176,16 @@ def test_phase_without_time_gives_unknown(monkeypatch):
 
 
 def test_cli_time_limit_exits_3(runner):
-    result = runner.invoke(app, ["layout", "40", "40", "800", "--backend", "cp", "--dominance", "none", "--time-limit", "0.001"])
+    result = runner.invoke(
+        app, ["layout", "40", "40", "800", "--backend", "cp", "--dominance", "none", "--time-limit", "0.001"]
+    )
     assert result.exit_code == 3 and "time limit" in result.stderr and result.stdout == ""
 
 
 def test_cli_cp_json_stats(runner):
-    result = runner.invoke(app, ["layout", "5", "5", "10", "--backend", "cp", "--format", "json", "--dominance", "none"])
+    result = runner.invoke(
+        app, ["layout", "5", "5", "10", "--backend", "cp", "--format", "json", "--dominance", "none"]
+    )
     assert result.exit_code == 0
     import json
 
@@ -208,7 +229,12 @@ def test_greedy_rule_equals_pure_model_up_to_7x7(rows, phases):
     for cols in range(1, 8):
         for mines in range(rows * cols):
             result = cp(LayoutProblem(rows, cols, mines), dominance="none", phases=phases)
-            assert (result.status is Status.POSSIBLE) == is_possible(rows, cols, mines), (rows, cols, mines, result.stats)
+            assert (result.status is Status.POSSIBLE) == is_possible(rows, cols, mines), (
+                rows,
+                cols,
+                mines,
+                result.stats,
+            )
             assert result.status is not Status.UNKNOWN
 
 
