@@ -9,7 +9,8 @@ Each either decides the case, with a proof or a board, or steps aside (docs/mode
 - ``exhaust``: the exhaustive search of small zero sets (:mod:`cpsolve.layout.exhaust`), for
   N <= :data:`EXHAUST_MAX_SAFE`; complete within its budget, so a proof either way.
 - ``heuristic``: the constructive search of :mod:`cpsolve.layout.grow`; only ever a board. For N
-  beyond the exhaustive search's reach one quick growth runs before the costlier bound rules.
+  beyond the exhaustive search's reach one growth runs first, to its end, before the costlier bound
+  rules.
 
 :func:`graph_phases` runs the ones asked for, in that order, within the backend's deadline; the
 relaxation and the model follow in :mod:`cpsolve.layout.cpsat`.
@@ -31,9 +32,10 @@ __all__ = ["Run", "graph_phases", "EXHAUST_MAX_SAFE"]
 #: Share of the time limit for the exhaustive small-region search and for the constructive search.
 EXHAUST_SHARE = 0.1
 HEURISTIC_SHARE = 0.2
-#: Before the reach rules of cpsolve.layout.bounds (up to seconds on 100x100), a short constructive
-#: attempt for N beyond the exhaustive search: its share of the limit and its growths.
-QUICK_SHARE = 0.2
+#: Before the reach rules of cpsolve.layout.bounds (up to seconds on 100x100), one constructive
+#: growth for N beyond the exhaustive search, run to its end: it stops by itself once its zero
+#: cells cover more than N, and on a large board cut short it would leave nothing (a loaded machine
+#: took it past a fifth of a 10 s limit on 100 x 100, and the second growth then started again).
 QUICK_RESTARTS = 1
 #: Closed sets the exhaustive search may visit.
 EXHAUST_BUDGET = 20000
@@ -105,7 +107,7 @@ def graph_phases(run: Run, phases: tuple[str, ...]) -> LayoutResult | None:
     if heuristic and reasoning.safe_count > EXHAUST_MAX_SAFE and not run.bounded:
         # a quick constructive attempt before the costlier reach rules: most large cases end here
         run.ran.append(Phase.HEURISTIC.value)
-        found = _grow(run, reasoning, run.share(QUICK_SHARE), QUICK_RESTARTS)
+        found = _grow(run, reasoning, run.deadline, QUICK_RESTARTS)
         if found is not None:
             return found
     if bounds and not run.bounded:
