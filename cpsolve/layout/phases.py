@@ -55,6 +55,7 @@ class Run:
         stats: The statistics reported with the result (``--stats``).
         ran: The phases that have run, in order.
         reasoning: The graph reasoning, once a phase (or the strong model) has made it.
+        bounded: Whether the rules of :mod:`cpsolve.layout.bounds` have been applied to it.
     """
 
     problem: LayoutProblem
