@@ -32,6 +32,7 @@ from ortools.sat.python import cp_model
 from cpsolve import interrupt
 from cpsolve.errors import InputError
 from cpsolve.layout import (
+    PHASES,
     Dominance,
     Encoding,
     ExportedModel,
@@ -188,6 +189,10 @@ def _choices(problem: LayoutProblem, options: SolveOptions) -> tuple[str, str]:
         raise UnsupportedProblem(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     if options.model not in tuple(kind.value for kind in ModelKind):
         raise UnsupportedProblem(f"unknown model {options.model!r}; choose from strong, textbook")
+    if isinstance(options.phases, str) or not set(options.phases) <= set(PHASES):
+        raise UnsupportedProblem(
+            f"phases {options.phases!r}: give a tuple of {', '.join(PHASES)} (parse_phases reads words)"
+        )
     if dominance == Dominance.STAIRCASE.value and options.encoding:
         raise UnsupportedProblem(
             f"encoding {options.encoding} does not apply under the staircase dominance (no reachability)"
