@@ -7,8 +7,8 @@ Usage:
 
     python benchmarks/cp_hard.py                      # 20 cases, seed 10, 10 s limit
     python benchmarks/cp_hard.py --cases 40 --seed 3 --time-limit 4
-    python benchmarks/cp_hard.py --no-phases          # the model alone (--phases none)
-    python benchmarks/cp_hard.py --no-phases --encoding flow
+    python benchmarks/cp_hard.py --phases none        # the strong model alone
+    python benchmarks/cp_hard.py --phases none --model textbook --encoding flow   # the statement alone
 
 Prints one line per case, then a summary: decided, median, worst, and which phase decided.
 """
@@ -22,7 +22,7 @@ import random
 import statistics
 import time
 
-from cpsolve.layout import LayoutProblem, SolveOptions, Status, solve
+from cpsolve.layout import LayoutProblem, SolveOptions, parse_phases, solve
 
 
 def hard_template(rng: random.Random) -> LayoutProblem:
@@ -51,16 +51,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=10)
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--no-phases", action="store_true", help="skip reasoning and growth: relaxation and model only")
+    parser.add_argument("--phases", default="all", help="all, none, or a list such as bounds,relaxation,model")
+    parser.add_argument("--model", default="strong", choices=("strong", "textbook"))
     parser.add_argument("--encoding", default=None, help="levels, flow or cuts (default: levels)")
+    parser.add_argument("--json", default=None, help="write every case's result to this file")
     args = parser.parse_args()
     from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
 
     rng = random.Random(args.seed)
     problems = [hard_template(rng) for _ in range(args.cases)]
-    options = SolveOptions(time_limit=args.time_limit, workers=args.workers, dominance="none", phases=not args.no_phases,
-                           encoding=args.encoding)
-    times, phases, verdicts = [], collections.Counter(), collections.Counter()
+    options = SolveOptions(time_limit=args.time_limit, workers=args.workers, dominance="none",
+                           phases=parse_phases(args.phases), model=args.model, encoding=args.encoding)
+    times, phases, verdicts, rows = [], collections.Counter(), collections.Counter(), []
     for number, problem in enumerate(problems, start=1):
         started = time.perf_counter()
         result = solve(problem, "cp", options)
@@ -68,8 +70,11 @@ def main() -> None:
         times.append(seconds)
         verdicts[result.status.value] += 1
         phases[result.stats.get("phase") or "undecided"] += 1
+        rows.append({"case": f"hard{number}", "status": result.status.value, "seconds": round(seconds, 3),
+                     "phase": result.stats.get("phase"), "reason": result.stats.get("reason")})
         print(f"{number:3d} {problem.rows:3d}x{problem.cols:<3d} M={problem.mines:5d} "
-              f"{result.status.value:10s} {seconds:7.3f}s  {result.stats.get('phase')}", flush=True)
+              f"{result.status.value:10s} {seconds:7.3f}s  {result.stats.get('phase')}"
+              + (f"  ({result.stats['reason']})" if result.stats.get("reason") else ""), flush=True)
     summary = {
         "cases": len(problems), "time_limit": args.time_limit,
         "decided": len(problems) - verdicts["unknown"], "verdicts": dict(verdicts),
@@ -77,6 +82,9 @@ def main() -> None:
         "phases": dict(phases),
     }
     print(json.dumps(summary))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(rows, out, indent=1)
 
 
 if __name__ == "__main__":

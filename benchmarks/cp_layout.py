@@ -7,8 +7,8 @@ compared with the feasibility rule. Usage:
     python benchmarks/cp_layout.py --dominance none --encoding cuts --time-limit 10
     python benchmarks/cp_layout.py --dominance none --time-limit 4 --extra   # plus 50x50, M = 0..5, N = 1..12
     python benchmarks/cp_layout.py --click-centre   # pinned click at the centre of 50x50
-    python benchmarks/cp_layout.py --dominance none --no-phases   # relaxation and full model only
-    python benchmarks/cp_layout.py --dominance none --no-phases --no-relaxation --encoding flow   # full model only
+    python benchmarks/cp_layout.py --dominance none --phases relaxation   # the relaxation, then the model
+    python benchmarks/cp_layout.py --dominance none --phases none --encoding flow   # the model alone
 
 Prints one line per case, then a summary (total, median, worst, undecided, disagreements).
 """
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from cases import large_set  # noqa: E402
 
-from cpsolve.layout import LayoutProblem, SolveOptions, Status, solve  # noqa: E402
+from cpsolve.layout import LayoutProblem, SolveOptions, Status, parse_phases, solve  # noqa: E402
 from cpsolve.layout.greedy import is_possible  # noqa: E402
 
 
@@ -43,8 +43,8 @@ def main() -> None:
     parser.add_argument("--click-centre", action="store_true", help="50x50 with the click pinned at the centre")
     parser.add_argument("--extra", action="store_true", help="add 50x50 with M = 0..5 and with N = 1..12")
     parser.add_argument("--json", type=Path, default=None, help="write per-case results here")
-    parser.add_argument("--no-relaxation", action="store_true", help="skip the relaxation pass")
-    parser.add_argument("--no-phases", action="store_true", help="skip graph reasoning and growth (--dominance none)")
+    parser.add_argument("--phases", default="all", help="all, none, or a list such as bounds,relaxation,model")
+    parser.add_argument("--model", default="strong", choices=("strong", "textbook"))
     args = parser.parse_args()
     from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
 
@@ -57,7 +57,7 @@ def main() -> None:
             problems += [LayoutProblem(50, 50, 2500 - n) for n in range(1, 13)]
     options = SolveOptions(
         time_limit=args.time_limit, workers=args.workers, encoding=args.encoding, dominance=args.dominance,
-        relaxation_share=0.0 if args.no_relaxation else 0.3, phases=not args.no_phases,
+        phases=parse_phases(args.phases), model=args.model,
     )
     rows = []
     started = time.perf_counter()

@@ -9,11 +9,18 @@ import random
 from itertools import combinations
 
 import pytest
-
 from bruteforce import flood_reveal, king_neighbours
+
 from cpsolve.layout import LayoutProblem
-from cpsolve.layout.bounds import check_bounds, layer_bound, moat_bound
+from cpsolve.layout.bounds import apply_bounds, check_bounds, layer_bound, moat_bound
 from cpsolve.layout.reasoning import reason
+
+
+def reasoned(problem):
+    """The reasoning with the three rules applied (the bounds phase)."""
+    reasoning = reason(problem)
+    apply_bounds(reasoning)
+    return reasoning
 
 
 def winning_boards(template):
@@ -44,7 +51,7 @@ def sketch(rng, rows, cols):
     rng.shuffle(cells)
     marks = ["#"] * rng.randint(0, len(cells) // 4) + ["*"] * rng.randint(0, 1) + ["."] * rng.randint(1, 3)
     marks += ["c"] if rng.random() < 0.8 else []
-    for (r, c), mark in zip(cells, marks):
+    for (r, c), mark in zip(cells, marks, strict=False):  # fewer marks than cells
         grid[r][c] = mark
     return tuple("".join(row) for row in grid)
 
@@ -65,7 +72,7 @@ def check_template(template):
     checked = 0
     for mines in range(len(cells) - 1):
         problem = LayoutProblem(rows, cols, mines, template=template)
-        reasoning = reason(problem)
+        reasoning = reasoned(problem)
         wins = [board for board in boards if len(board[0]) == mines]
         if reasoning.impossible is not None:
             assert not wins, (template, mines, reasoning.impossible)
@@ -98,7 +105,7 @@ def test_rules_on_random_sketches(seed):
 def test_rules_prove_what_the_counts_alone_do_not():
     """A corridor whose every cell must stay safe: the separator rule alone proves Impossible."""
     template = ("c" + "?" * 10 + ".",)
-    reasoning = reason(LayoutProblem(1, 12, 1, template=template))
+    reasoning = reasoned(LayoutProblem(1, 12, 1, template=template))
     assert reasoning.impossible is not None and "must be safe" in reasoning.impossible
     assert len(reasoning.forced) == 10
     # and the layer rule: in a 2-wide corridor the zero cells need every row up to the far end

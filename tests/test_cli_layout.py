@@ -190,7 +190,9 @@ def test_check_unparseable_files(runner, tmp_path):
     assert result.exit_code == 1 and "line 1: text before the first" in result.stderr
     result = run(runner, "check", cases, _write(tmp_path, "out2", "Case #one:\nImpossible\n"))
     assert result.exit_code == 1 and "bad number" in result.stderr
-    result = run(runner, "check", _write(tmp_path, "in2", "1\n2 2\n"), _write(tmp_path, "out3", "Case #1:\nImpossible\n"))
+    result = run(
+        runner, "check", _write(tmp_path, "in2", "1\n2 2\n"), _write(tmp_path, "out3", "Case #1:\nImpossible\n")
+    )
     assert result.exit_code == 1 and "line 2" in result.stderr
 
 

@@ -120,4 +120,5 @@ def test_settings_keys_are_those_of_stores_written_before_phases_existed():
               "relaxation_share": 0.3}
     assert layout_settings(SolveOptions()) == before
     assert layout_settings(SolveOptions(workers=3, export_model="m.pbtxt")) == before
-    assert layout_settings(SolveOptions(phases=False)) == {**before, "phases": False}
+    assert layout_settings(SolveOptions(phases=("model",))) == {**before, "phases": ("model",)}
+    assert layout_settings(SolveOptions(model="textbook", log=True)) == {**before, "model": "textbook"}

@@ -1,4 +1,4 @@
-"""The CP model on the command line: --phases, --export-model, options that do not apply, size limits, honest time limits.
+"""The CP model on the command line: --phases, --export-model, options that do not apply, sizes, honest time limits.
 
 Verdicts are checked against brute force (tests/bruteforce.py) on small cases; the exported models
 are read back with OR-Tools and solved again.
@@ -8,16 +8,16 @@ import json
 import time
 
 import pytest
+from bruteforce import rectangle_wins, winning_clicks
 from ortools.sat.python import cp_model
 
-from bruteforce import rectangle_wins, winning_clicks
 from cpsolve.cli import app
-from cpsolve.layout import MAX_MODEL_CELLS, LayoutProblem, SolveOptions, Status, solve
+from cpsolve.layout import MAX_MODEL_CELLS, NO_PHASES, PHASES, LayoutProblem, SolveOptions, Status, solve
 
 
 def stats_of(result):
     """The --stats line (stderr) as a dict."""
-    line = result.stderr.strip().splitlines()[0]
+    line = next(line for line in result.stderr.strip().splitlines() if line.startswith("cp: "))
     inside = line[line.index("(") + 1 : line.rindex(")")]
     return dict(part.split("=", 1) for part in inside.split(", "))
 
@@ -27,14 +27,27 @@ def test_phases_none_runs_the_model_and_shows_its_size(runner, encoding):
     """With --phases none the model decides, and --stats names its size, encoding and CP-SAT status."""
     wins = rectangle_wins(4, 4)
     for mines in (3, 10, 12, 14):
-        args = ["layout", "4", "4", str(mines), "--backend", "cp", "--dominance", "none", "--phases", "none",
-                "--encoding", encoding, "--stats"]
+        args = [
+            "layout",
+            "4",
+            "4",
+            str(mines),
+            "--backend",
+            "cp",
+            "--dominance",
+            "none",
+            "--phases",
+            "none",
+            "--encoding",
+            encoding,
+            "--stats",
+        ]
         result = runner.invoke(app, args)
         assert result.exit_code == 0
         assert (result.stdout.strip() == "Impossible") == (not wins.get(mines)), mines
         stats = stats_of(result)
-        assert stats["phases"] == "none" and stats["encoding"] == encoding
-        assert stats["phase"] in ("relaxation", "full model")
+        assert stats["phases"] == "model" and stats["phase"] == "model" and stats["encoding"] == encoding
+        assert "relaxation" not in stats  # nothing runs before the model
         assert int(stats["variables"]) >= 3 * 16 and int(stats["constraints"]) > 0
         assert stats["status"] in ("OPTIMAL", "FEASIBLE", "INFEASIBLE")
         assert "conflicts" in stats and "branches" in stats
@@ -42,7 +55,100 @@ def test_phases_none_runs_the_model_and_shows_its_size(runner, encoding):
 
 def test_phases_all_decides_before_the_model(runner):
     result = runner.invoke(app, ["layout", "6", "6", "20", "--click", "3,3", "--stats"])
-    assert result.exit_code == 0 and stats_of(result)["phase"] in ("reasoning", "heuristic")
+    assert result.exit_code == 0 and stats_of(result)["phase"] in ("bounds", "exhaust", "heuristic")
+    assert "variables" not in stats_of(result)  # no model was built
+
+
+@pytest.mark.parametrize(
+    "phases,asked",
+    [
+        ("bounds,model", ["bounds", "model"]),
+        ("relaxation", ["relaxation", "model"]),
+        ("model,exhaust", ["exhaust", "model"]),
+        ("all", ["bounds", "exhaust", "heuristic", "relaxation", "model"]),
+        ("none", ["model"]),
+    ],
+)
+def test_phases_name_what_runs(runner, phases, asked):
+    """--phases takes a list in any order; the stats line names the phases that ran, in order, until one decided."""
+    # 6 x 6, click in the middle, N = 16: not decided by the bounds, so the later phases run
+    result = runner.invoke(app, ["layout", "6", "6", "20", "--click", "3,3", "--phases", phases, "--stats"])
+    assert result.exit_code == 0, result.stderr
+    stats = stats_of(result)
+    ran = stats["phases"].split(",")
+    assert ran == asked[: asked.index(stats["phase"]) + 1], stats
+    assert ("variables" in stats) == (stats["phase"] == "model")  # sizes of the model, when it ran
+
+
+@pytest.mark.parametrize("phases", ["bounds,bogus", "all,bounds", "bounds,bounds", ""])
+def test_phases_that_are_not_phases_are_usage_errors(runner, phases):
+    result = runner.invoke(app, ["layout", "6", "6", "20", "--click", "3,3", "--phases", phases])
+    assert result.exit_code == 2 and "--phases" in result.stderr and result.stdout == ""
+
+
+def test_phases_none_on_a_plain_rectangle_names_the_dominance_in_force(runner):
+    """--phases none on a plain rectangle would solve the staircase row model: a usage error saying so."""
+    result = runner.invoke(app, ["layout", "4", "4", "3", "--backend", "cp", "--phases", "none"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "staircase" in result.stderr and "--dominance none" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    for dominance in ("none", "staircase"):
+        args = ["layout", "4", "4", "3", "--backend", "cp", "--phases", "none", "--dominance", dominance, "--stats"]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.stderr
+        assert stats_of(result)["model"] == ("rows" if dominance == "staircase" else "strong")
+    result = runner.invoke(
+        app, ["layout", "4", "4", "3", "--backend", "cp", "--phases", "bounds", "--dominance", "corner"]
+    )
+    assert result.exit_code == 2 and "bounds" in result.stderr and "corner" in result.stderr
+
+
+def test_phases_none_reports_exactly_the_exported_model(runner, tmp_path):
+    """The file --export-model writes holds the variables and constraints --stats reports, and names implied ones."""
+    template = ("c??#??", "??????", "?*??.?", "??????")
+    (tmp_path / "t.txt").write_text("\n".join(template) + "\n")
+    for kind in ("strong", "textbook"):
+        for encoding in ("levels", "flow", "cuts"):
+            target = tmp_path / f"{kind}-{encoding}.pbtxt"
+            args = [
+                "layout",
+                "8",
+                "--template",
+                str(tmp_path / "t.txt"),
+                "--phases",
+                "none",
+                "--model",
+                kind,
+                "--encoding",
+                encoding,
+                "--export-model",
+                str(target),
+                "--stats",
+            ]
+            result = runner.invoke(app, args)
+            assert result.exit_code == 0, result.stderr
+            stats = stats_of(result)
+            message = f"cpsolve: wrote the CP-SAT model to {target}: {stats['variables']} variables, "
+            assert message + f"{stats['constraints']} constraints" in result.stderr
+            proto = _read_exported(target.read_bytes(), text=True)
+            assert (len(proto.variables), len(proto.constraints)) == (
+                int(stats["variables"]),
+                int(stats["constraints"]),
+            )
+            implied = [constraint.name for constraint in proto.constraints if constraint.name.startswith("implied:")]
+            assert bool(implied) == (kind == "strong"), (kind, encoding)
+            assert all(constraint.name for constraint in proto.constraints)  # every constraint says what it is
+            names = {variable.name for variable in proto.variables}
+            assert {"mine[1,1]", "click[1,1]", "zero[4,6]"} <= names and "mine[0,0]" not in names  # 1-based
+            # the encoding's own variables: parent arcs and levels, flows, or none (cuts come later)
+            assert ("level[1,1]" in names, "flow[1,1>1,2]" in names) == (encoding == "levels", encoding == "flow")
+
+
+def test_log_shows_cp_sat_search_log_on_stderr(runner):
+    result = runner.invoke(app, ["layout", "4", "4", "3", "--click", "1,1", "--phases", "none", "--log"])
+    assert result.exit_code == 0
+    assert "Starting CP-SAT solver" in result.stderr and "Starting CP-SAT" not in result.stdout
+    assert result.stdout.count("\n") == 4  # the board alone on stdout
 
 
 def _template_truth(template):
@@ -61,18 +167,20 @@ def test_export_model_is_the_model_solved(runner, tmp_path, suffix):
     cells, wins, pinned = _template_truth(template)
     for mines in range(1, len(cells) - 1):
         target = tmp_path / f"model{suffix}"
-        result = runner.invoke(app, ["layout", str(mines), "--template", str(tmp_path / "t.txt"), "--export-model", str(target)])
+        result = runner.invoke(
+            app, ["layout", str(mines), "--template", str(tmp_path / "t.txt"), "--export-model", str(target)]
+        )
         assert result.exit_code == 0
         expected = pinned in wins.get(mines, set())
         assert (result.stdout.strip() != "Impossible") == expected
         data = target.read_bytes()
-        assert data.startswith(b"variables") == suffix.endswith("txt")  # text proto, or binary
+        assert data.startswith(b'name: "one-click layout 3x4') == suffix.endswith("txt")  # text proto, or binary
         status = _solve_exported(data, text=suffix.endswith("txt"))
         assert (status != cp_model.INFEASIBLE) == expected, (mines, status)
 
 
-def _solve_exported(data: bytes, text: bool) -> int:
-    """Read an exported model back into OR-Tools and solve it on one worker."""
+def _read_exported(data: bytes, text: bool):
+    """An exported model as OR-Tools' protocol buffer message."""
     from google.protobuf import text_format
     from ortools.sat import cp_model_pb2
 
@@ -81,6 +189,14 @@ def _solve_exported(data: bytes, text: bool) -> int:
         text_format.Parse(data.decode(), message)
     else:
         message.ParseFromString(data)
+    return message
+
+
+def _solve_exported(data: bytes, text: bool) -> int:
+    """Read an exported model back into OR-Tools and solve it on one worker."""
+    from google.protobuf import text_format
+
+    message = _read_exported(data, text)
     model = cp_model.CpModel()
     model.proto.parse_text_format(text_format.MessageToString(message))
     solver = cp_model.CpSolver()
@@ -91,7 +207,9 @@ def _solve_exported(data: bytes, text: bool) -> int:
 def test_export_model_in_a_batch_writes_one_file_per_case(runner, tmp_path):
     source = tmp_path / "in.txt"
     source.write_text("3\n3 3 1\n2 2 1\n5 5 3\n")
-    result = runner.invoke(app, ["layout", "-i", str(source), "--backend", "cp", "--export-model", str(tmp_path / "m.txt")])
+    result = runner.invoke(
+        app, ["layout", "-i", str(source), "--backend", "cp", "--export-model", str(tmp_path / "m.txt")]
+    )
     assert result.exit_code == 0
     assert sorted(path.name for path in tmp_path.glob("m-*.txt")) == ["m-1.txt", "m-2.txt", "m-3.txt"]
 
@@ -105,7 +223,9 @@ def test_export_minizinc_data(runner, tmp_path):
 
 
 def test_export_model_to_a_missing_folder_is_refused(runner, tmp_path):
-    result = runner.invoke(app, ["layout", "3", "3", "1", "--backend", "cp", "--export-model", str(tmp_path / "no" / "m.txt")])
+    result = runner.invoke(
+        app, ["layout", "3", "3", "1", "--backend", "cp", "--export-model", str(tmp_path / "no" / "m.txt")]
+    )
     assert result.exit_code == 1 and "--export-model" in result.stderr
 
 
@@ -115,6 +235,10 @@ def test_export_model_to_a_missing_folder_is_refused(runner, tmp_path):
         (["3", "3", "1", "--encoding", "flow"], "greedy"),
         (["3", "3", "1", "--dominance", "none"], "greedy"),
         (["3", "3", "1", "--phases", "none"], "greedy"),
+        (["3", "3", "1", "--model", "textbook"], "greedy"),
+        (["3", "3", "1", "--log"], "greedy"),
+        (["3", "3", "1", "--backend", "minizinc", "--phases", "bounds"], "minizinc"),
+        (["3", "3", "1", "--backend", "cp", "--model", "textbook"], "staircase"),
         (["3", "3", "1", "--workers", "2"], "greedy"),
         (["3", "3", "1", "--export-model", "m.txt"], "greedy"),
         (["3", "3", "1", "--backend", "minizinc", "--dominance", "corner"], "minizinc"),
@@ -131,8 +255,11 @@ def test_options_that_do_not_apply_are_usage_errors(runner, args, why):
 
 
 def test_options_that_apply_are_accepted(runner):
-    for args in (["3", "3", "1", "--backend", "cp", "--dominance", "corner", "--encoding", "flow"],
-                 ["3", "3", "1", "--backend", "cp", "--workers", "1", "--phases", "none"]):
+    for args in (
+        ["3", "3", "1", "--backend", "cp", "--dominance", "corner", "--encoding", "flow"],
+        ["3", "3", "1", "--backend", "cp", "--workers", "1", "--phases", "none", "--dominance", "none"],
+        ["3", "3", "1", "--backend", "cp", "--model", "textbook", "--dominance", "corner"],
+    ):
         assert runner.invoke(app, ["layout", *args]).exit_code == 0
 
 
@@ -191,7 +318,7 @@ def _corridor_case():
     return LayoutProblem(60, 60, cells - 300, template=template)
 
 
-@pytest.mark.parametrize("phases", [True, False])
+@pytest.mark.parametrize("phases", [PHASES, NO_PHASES])
 @pytest.mark.parametrize("encoding", ["levels", "cuts"])
 def test_time_limit_holds_with_phases_on_or_off(phases, encoding):
     """The whole case, judge included, ends within the limit and a margin for a loaded machine; no false verdict."""
@@ -202,8 +329,8 @@ def test_time_limit_holds_with_phases_on_or_off(phases, encoding):
     elapsed = time.perf_counter() - started
     assert elapsed < limit + MARGIN, elapsed
     if result.status is Status.IMPOSSIBLE:
-        # an Impossible must come from a proof; the reasoning alone can say whether one exists
-        assert result.stats.get("reason") or result.stats.get("status") == "INFEASIBLE"
+        # an Impossible must come from a proof, and says which
+        assert result.stats["reason"]
 
 
 def test_cli_time_limit_with_phases_none_exits_3_or_decides(runner, tmp_path):
@@ -219,12 +346,23 @@ def test_cli_time_limit_with_phases_none_exits_3_or_decides(runner, tmp_path):
         assert "time limit" in result.stderr and result.stdout == ""
 
 
-
 def test_compare_sweeps_the_encodings_with_the_phases_off(runner, tmp_path):
     """cp:levels, cp:flow and cp:cuts are the model alone; each agrees with the greedy rule on every case."""
     report = tmp_path / "r.json"
-    args = ["compare", "--rows", "2-4", "--cols", "3-4", "--backends", "greedy,cp:levels,cp:flow,cp:cuts",
-            "--jobs", "1", "--quiet", "--json", str(report)]
+    args = [
+        "compare",
+        "--rows",
+        "2-4",
+        "--cols",
+        "3-4",
+        "--backends",
+        "greedy,cp:levels,cp:flow,cp:cuts",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--json",
+        str(report),
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.stderr
     assert "agreement: 63/63 cases (all)" in result.stdout
@@ -232,10 +370,25 @@ def test_compare_sweeps_the_encodings_with_the_phases_off(runner, tmp_path):
     assert set(data["backends"]) >= {"cp:levels", "cp:flow", "cp:cuts"}
 
 
+def test_model_variants_reach_their_encoding_on_every_case():
+    """With nothing before the model, every case is decided by the chosen encoding, whose model differs in size."""
+    for rows, cols in ((3, 3), (3, 4), (4, 4)):
+        for mines in range(rows * cols):
+            sizes = {}
+            for encoding in ("levels", "flow", "cuts"):
+                result = solve(LayoutProblem(rows, cols, mines), f"cp:{encoding}", SolveOptions(time_limit=30))
+                assert result.stats["phase"] == "model" and result.stats["phases"] == "model", result.stats
+                sizes[encoding] = (result.stats["variables"], result.stats["constraints"])
+            if rows * cols - mines > 1:
+                assert sizes["cuts"] < sizes["levels"] and sizes["cuts"] < sizes["flow"], sizes
+
+
 def test_model_variant_runs_the_model_alone():
     result = solve(LayoutProblem(4, 4, 3), "cp:flow", SolveOptions(time_limit=30))
     assert result.backend == "cp:flow" and result.status is Status.POSSIBLE
-    assert result.stats["phases"] == "none" and result.stats["encoding"] == "flow" and result.stats["dominance"] == "none"
+    assert (
+        result.stats["phases"] == "model" and result.stats["encoding"] == "flow" and result.stats["dominance"] == "none"
+    )
 
 
 @pytest.mark.parametrize(
@@ -243,6 +396,8 @@ def test_model_variant_runs_the_model_alone():
     [
         (["--backends", "greedy,cp", "--encoding", "flow"], "staircase"),
         (["--backends", "greedy", "--phases", "none"], "does not run"),
+        (["--backends", "greedy", "--model", "textbook"], "does not run"),
+        (["--backends", "greedy,cp", "--phases", "none"], "staircase"),
         (["--backends", "greedy,cp:flow", "--dominance", "none"], "does not run"),
     ],
 )

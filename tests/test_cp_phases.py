@@ -8,15 +8,24 @@ import random
 import time
 
 import pytest
+from bruteforce import winning_clicks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
-from bruteforce import winning_clicks
-from cpsolve.layout import LayoutProblem, SolveOptions, Status, problem_violation, solve
-from cpsolve.layout import cpsat
+from cpsolve.layout import PHASES, LayoutProblem, SolveOptions, Status, problem_violation, solve
+from cpsolve.layout.bounds import apply_bounds
+from cpsolve.layout.exhaust import exhaust
 from cpsolve.layout.grow import grow
-from cpsolve.layout.reasoning import reason, board_from_zero_set, exhaust
+from cpsolve.layout.model import build_model
+from cpsolve.layout.reasoning import board_from_zero_set, reason
+
+
+def reasoned(problem):
+    """The reasoning with the rules of bounds.py applied, as the bounds phase and the strong model have it."""
+    reasoning = reason(problem)
+    apply_bounds(reasoning)
+    return reasoning
 
 
 def random_template(rng: random.Random, rows: int, cols: int, pin: bool) -> tuple[str, ...]:
@@ -59,7 +68,11 @@ def problems_of(template):
 
 
 # Fixed seeds: shapes from 2x3 to 4x4 (at most 16 cells, so brute force stays quick).
-SHAPES = [(rows, cols, pin, seed) for seed, (rows, cols) in enumerate([(2, 3), (3, 3), (3, 4), (4, 4), (4, 3), (2, 5)] * 4) for pin in (False, True)]
+SHAPES = [
+    (rows, cols, pin, seed)
+    for seed, (rows, cols) in enumerate([(2, 3), (3, 3), (3, 4), (4, 4), (4, 3), (2, 5)] * 4)
+    for pin in (False, True)
+]
 
 
 @pytest.mark.parametrize("rows,cols,pin,seed", SHAPES)
@@ -67,7 +80,17 @@ def test_every_phase_agrees_with_brute_force(rows, cols, pin, seed):
     template = random_template(random.Random(seed), rows, cols, pin)
     for problem, wins in problems_of(template):
         possible = expected_possible(problem, wins)
-        reasoning = reason(problem)
+        reasoning = reasoned(problem)
+        # the strong model (the statement and its implied constraints, from this reasoning) and the
+        # textbook model (the statement alone) keep the verdict, whatever the reasoning found
+        for kind in ("strong", "textbook"):
+            for encoding in ("levels", "flow"):
+                built = build_model(problem, encoding, "none", kind, reasoning if kind == "strong" else None)
+                solver = cp_model.CpSolver()
+                solver.parameters.num_workers = 1
+                status = solver.solve(built.model)
+                assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+                assert (status != cp_model.INFEASIBLE) == possible, (template, problem.mines, kind, encoding)
         # reasoning: never calls a feasible case impossible; its N = 1 board passes the judge
         if reasoning.impossible is not None:
             assert not possible, (template, problem.mines, reasoning.impossible)
@@ -87,14 +110,6 @@ def test_every_phase_agrees_with_brute_force(rows, cols, pin, seed):
             assert possible, (template, problem.mines)
             board = board_from_zero_set(problem, reasoning, grown.zero, grown.click)
             assert problem_violation(problem, board) is None, (template, problem.mines)
-        # the models with the reasoning's bounds added keep the verdict
-        for encoding in ("levels", "flow"):
-            built = cpsat.build_model(problem, encoding, "none", reasoning)
-            solver = cp_model.CpSolver()
-            solver.parameters.num_workers = 1
-            status = solver.solve(built.model)
-            assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
-            assert (status != cp_model.INFEASIBLE) == possible, (template, problem.mines, encoding)
 
 
 @pytest.mark.parametrize("rows,cols,pin,seed", SHAPES[::3])
@@ -104,7 +119,10 @@ def test_backend_verdicts_and_phases(rows, cols, pin, seed):
     for problem, wins in problems_of(template):
         result = solve(problem, "cp", SolveOptions(time_limit=60))
         assert (result.status is Status.POSSIBLE) == expected_possible(problem, wins), (template, problem.mines)
-        assert result.stats["phase"] in ("reasoning", "heuristic", "relaxation", "full model")
+        assert result.stats["phase"] in PHASES
+        assert result.stats["phase"] in result.stats["phases"].split(",")
+        if result.status is Status.IMPOSSIBLE:
+            assert result.stats["reason"], (template, problem.mines)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -122,7 +140,7 @@ def test_reasoning_and_growth_never_lie(rows, cols, pin, seed, mine_share):
     mines = min(len(cells) - 1, int(mine_share * len(cells)))
     problem = LayoutProblem(rows, cols, mines, template=template)
     possible = expected_possible(problem, wins)
-    reasoning = reason(problem)
+    reasoning = reasoned(problem)
     if reasoning.impossible is not None:
         assert not possible
     elif reasoning.board is not None:
@@ -175,6 +193,29 @@ def test_growth_on_large_boards_passes_the_judge():
             assert problem_violation(problem, board_from_zero_set(problem, reasoning, grown.zero, grown.click)) is None
 
 
+def test_reasoning_neighbourhoods_are_the_king_graph():
+    """The reasoning reads its neighbourhoods off the template; they are the king graph's, the cell first."""
+    import numpy as np
+
+    from cpsolve.grid import king_graph
+
+    for rows, cols in [(1, 1), (1, 5), (4, 1), (3, 7), (6, 6)]:
+        present = np.random.default_rng(rows * cols).random((rows, cols)) > 0.3
+        template = tuple("".join("?" if present[r, c] else "#" for c in range(cols)) for r in range(rows))
+        problem = LayoutProblem(rows, cols, 0, template=template)
+        graph = king_graph(rows, cols, problem.present_mask())
+        reasoning = reason(problem)
+        assert reasoning.cells == sorted(graph.nodes)
+        assert reasoning.closed == {cell: (cell, *sorted(graph.neighbors(cell))) for cell in graph.nodes}
+        assert nx_equal(reasoning.graph, graph)
+
+
+def nx_equal(first, second):
+    import networkx as nx
+
+    return nx.utils.graphs_equal(first, second)
+
+
 def test_king_graph_is_the_strong_product():
     """grid.king_graph builds edges directly; it must stay the strong product of two paths minus holes."""
     import networkx as nx
@@ -198,5 +239,5 @@ def test_row_length_staircase_equals_the_rule_up_to_7x7(rows):
     for cols in range(1, 8):
         for mines in range(rows * cols):
             result = solve(LayoutProblem(rows, cols, mines), "cp", SolveOptions(time_limit=60))
-            assert result.stats["phase"] == "staircase"
+            assert result.stats["phase"] == "model" and result.stats["model"] == "rows"
             assert (result.status is Status.POSSIBLE) == is_possible(rows, cols, mines), (rows, cols, mines)

@@ -4,13 +4,22 @@ import itertools
 
 import numpy as np
 import pytest
-
 from bruteforce import rectangle_wins, winning_clicks
+
 from cpsolve.cli import app
-from cpsolve.layout import LayoutProblem, SolveOptions, Status, UnsupportedProblem, problem_violation, solve
-from cpsolve.layout import cpsat
-from cpsolve.layout.cpsat import DOMINANCES, ENCODINGS
 from cpsolve.formats import read_template
+from cpsolve.layout import (
+    NO_PHASES,
+    PHASES,
+    LayoutProblem,
+    SolveOptions,
+    Status,
+    UnsupportedProblem,
+    cpsat,
+    problem_violation,
+    solve,
+)
+from cpsolve.layout.cpsat import DOMINANCES, ENCODINGS
 from cpsolve.layout.greedy import is_possible
 
 SMALL = [(r, c) for r in range(1, 5) for c in range(1, 5)]
@@ -18,6 +27,7 @@ SMALL = [(r, c) for r in range(1, 5) for c in range(1, 5)]
 
 def cp(problem, **options):
     options.setdefault("time_limit", 60)
+    options.setdefault("workers", 2)  # the verdict does not depend on it; eight threads on small models only cost
     return solve(problem, "cp", SolveOptions(**options))
 
 
@@ -32,19 +42,23 @@ def test_pure_model_equals_brute_force(rows, cols):
             assert result.board.click in wins[mines]
 
 
-@pytest.fixture(params=["all phases", "relaxation first", "full model only"])
+@pytest.fixture(params=["all phases", "relaxation first", "strong model alone", "textbook model alone"])
 def relaxation(request):
-    """Options running every phase, the relaxation then the full model, or the full model alone."""
+    """Options running every phase, the relaxation then the model, the strong model alone, or the statement alone."""
     if request.param == "all phases":
         return {}
     if request.param == "relaxation first":
-        return {"phases": False}
-    return {"phases": False, "relaxation_share": 0.0}
+        return {"phases": ("relaxation", "model")}
+    if request.param == "strong model alone":
+        return {"phases": NO_PHASES}
+    return {"phases": NO_PHASES, "model": "textbook"}
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize("dominance", DOMINANCES)
 def test_every_encoding_and_dominance_on_3x3_to_3x4(encoding, dominance, relaxation):
+    if dominance == "staircase" and relaxation.get("model") == "textbook":
+        return  # the row model is not the statement: refused by check_options, tested in test_cp_cli
     if dominance == "staircase":
         # the staircase model has no reachability: an encoding there is refused, not ignored
         with pytest.raises(UnsupportedProblem, match="staircase"):
@@ -74,7 +88,11 @@ def test_pinned_click_equals_brute_force(rows, cols, encoding, relaxation):
 
 TEMPLATES = [
     ("....", "..#.", "....", "#..."),  # holes inside and on the edge
-    ("..#..", "..#..", ".....",),  # a wall with a gap: two rooms joined below
+    (
+        "..#..",
+        "..#..",
+        ".....",
+    ),  # a wall with a gap: two rooms joined below
     ("c..", ".?.", "..*", "##."),  # pinned click, a fixed mine
     ("?.?#", "*..#", "?..."),  # fixed safe cells and a mine
     ("...", "#.#", "...", "#.#", "..."),  # narrow passages
@@ -103,7 +121,12 @@ def test_templates_equal_brute_force(template, encoding, relaxation):
         if result.board is not None:
             assert problem_violation(problem, result.board) is None
             rows = result.board.to_rows()
-            assert all(ch == "#" for row_t, row_b in zip(template, rows) for ch_t, ch in zip(row_t, row_b) if ch_t == "#")
+            assert all(
+                ch == "#"
+                for row_t, row_b in zip(template, rows, strict=True)
+                for ch_t, ch in zip(row_t, row_b, strict=True)
+                if ch_t == "#"
+            )
 
 
 def test_holes_split_the_board():
@@ -153,19 +176,23 @@ def test_phase_without_time_gives_unknown(monkeypatch):
 
 
 def test_cli_time_limit_exits_3(runner):
-    result = runner.invoke(app, ["layout", "40", "40", "800", "--backend", "cp", "--dominance", "none", "--time-limit", "0.001"])
+    result = runner.invoke(
+        app, ["layout", "40", "40", "800", "--backend", "cp", "--dominance", "none", "--time-limit", "0.001"]
+    )
     assert result.exit_code == 3 and "time limit" in result.stderr and result.stdout == ""
 
 
 def test_cli_cp_json_stats(runner):
-    result = runner.invoke(app, ["layout", "5", "5", "10", "--backend", "cp", "--format", "json", "--dominance", "none"])
+    result = runner.invoke(
+        app, ["layout", "5", "5", "10", "--backend", "cp", "--format", "json", "--dominance", "none"]
+    )
     assert result.exit_code == 0
     import json
 
     payload = json.loads(result.stdout)
     assert payload["status"] == "possible" and payload["backend"] == "cp"
-    assert {"phase", "encoding", "dominance", "conflicts", "branches", "solver_seconds"} <= payload["stats"].keys()
-    assert payload["stats"]["phase"] in ("reasoning", "heuristic", "relaxation", "full model")
+    assert {"phases", "phase", "model", "encoding", "dominance", "workers"} <= payload["stats"].keys()
+    assert payload["stats"]["phase"] in PHASES
 
 
 def test_cli_click_and_template(runner, examples, tmp_path):
@@ -180,7 +207,7 @@ def test_cli_click_and_template(runner, examples, tmp_path):
         # heuristic, no relaxation), which decides by infeasibility or a solution of its own.
         template = read_template(str(path))
         problem = LayoutProblem(len(template), len(template[0]), 3, template=template)
-        alone = cp(problem, phases=False, relaxation_share=0.0)
+        alone = cp(problem, phases=NO_PHASES)
         assert alone.status is not Status.UNKNOWN
         if alone.status is Status.IMPOSSIBLE:
             assert result.stdout.strip() == "Impossible", path
@@ -195,14 +222,19 @@ def test_cli_click_and_template(runner, examples, tmp_path):
             assert problem_violation(problem, board) is None, path
 
 
-@pytest.mark.parametrize("phases", [True, False], ids=["all phases", "models only"])
+@pytest.mark.parametrize("phases", [PHASES, NO_PHASES], ids=["all phases", "model alone"])
 @pytest.mark.parametrize("rows", range(1, 8))
 def test_greedy_rule_equals_pure_model_up_to_7x7(rows, phases):
     """Beyond brute force's 4x4: the greedy rule against --dominance none, every C <= 7 and M."""
     for cols in range(1, 8):
         for mines in range(rows * cols):
             result = cp(LayoutProblem(rows, cols, mines), dominance="none", phases=phases)
-            assert (result.status is Status.POSSIBLE) == is_possible(rows, cols, mines), (rows, cols, mines, result.stats)
+            assert (result.status is Status.POSSIBLE) == is_possible(rows, cols, mines), (
+                rows,
+                cols,
+                mines,
+                result.stats,
+            )
             assert result.status is not Status.UNKNOWN
 
 

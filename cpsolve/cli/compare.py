@@ -14,14 +14,15 @@ from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_JOBS,
     MAX_WORKERS,
-    Phases,
+    ModelOption,
+    PhasesOption,
     check_count,
     check_output_paths,
     check_resume,
     check_time_limit,
 )
 from cpsolve.errors import EXIT_BAD_INPUT, InputError, UsageError
-from cpsolve.layout import Dominance, Encoding
+from cpsolve.layout import Dominance, Encoding, ModelKind
 
 __all__ = ["compare"]
 
@@ -38,9 +39,8 @@ def compare(
             "alone under that encoding (phases off, dominance none)."
         ),
     ] = "greedy,cp",
-    phases: Annotated[
-        Phases, typer.Option(help="CP backend: all runs reasoning and search before the model; none the model alone.")
-    ] = Phases("all"),
+    phases: PhasesOption = "all",
+    model: ModelOption = ModelKind.STRONG,
     dominance: Annotated[Dominance | None, typer.Option(help="CP-SAT dominance level.")] = None,
     encoding: Annotated[Encoding | None, typer.Option(help="CP-SAT reachability encoding.")] = None,
     time_limit: Annotated[float, typer.Option(help="Seconds per case and backend.")] = 60.0,
@@ -76,7 +76,7 @@ def compare(
     """Run backends over whole ranges of boards, judge every board, and compare the verdicts."""
     from cpsolve.answers import check_board_size
     from cpsolve.cli.tables import print_comparison, progress_bar
-    from cpsolve.layout import SolveOptions
+    from cpsolve.layout import SolveOptions, parse_phases
     from cpsolve.sweep import cases as sweep_cases
     from cpsolve.sweep.session import LayoutSweep, available_cores
 
@@ -99,7 +99,8 @@ def compare(
         solver=solver,
         encoding=encoding.value if encoding else None,
         dominance=dominance.value if dominance else None,
-        phases=phases.value == "all",
+        phases=parse_phases(phases),
+        model=model.value,
     )
     _check_cp_options(names, options)
     sweep_cases.check_ranges(row_range, col_range, mine_range)
@@ -152,14 +153,14 @@ def _backend_names(text: str) -> list[str]:
 
 def _check_cp_options(names: list[str], options: Any) -> None:
     """CP options that no backend of the sweep would use, or that the cp backend refuses, are usage errors."""
-    from cpsolve.layout import check_options
+    from cpsolve.layout import MODEL_VARIANTS, PHASES, ModelKind, check_options, phases_text
 
     given = [
         name
         for name, value in (
             ("--encoding", options.encoding),
             ("--dominance", options.dominance),
-            ("--phases none", None if options.phases else 1),
+            (f"--phases {phases_text(options.phases)}", None if tuple(options.phases) == PHASES else 1),
         )
         if value is not None
     ]
@@ -167,6 +168,10 @@ def _check_cp_options(names: list[str], options: Any) -> None:
         raise UsageError(
             f"{', '.join(given)} applies to the cp backend, which --backends does not run "
             "(cp:levels, cp:flow and cp:cuts fix their own)"
+        )
+    if options.model != ModelKind.STRONG.value and not any(name == "cp" or name in MODEL_VARIANTS for name in names):
+        raise UsageError(
+            f"--model {options.model} applies to cp, cp:levels, cp:flow and cp:cuts, which --backends does not run"
         )
     if "cp" in names:
         check_options("cp", options, plain=True)

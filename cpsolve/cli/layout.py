@@ -11,8 +11,9 @@ from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_WORKERS,
     Backend,
+    ModelOption,
     OutputFormat,
-    Phases,
+    PhasesOption,
     check_count,
     check_output_path,
     check_seed,
@@ -20,10 +21,10 @@ from cpsolve.cli.options import (
     parse_cell,
 )
 from cpsolve.errors import EXIT_TIME_LIMIT, InputError, UsageError
-from cpsolve.layout import Dominance, Encoding
+from cpsolve.layout import Dominance, Encoding, ModelKind
 
 if TYPE_CHECKING:
-    from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions
+    from cpsolve.layout import ExportedModel, LayoutProblem, LayoutResult, SolveOptions
 
 __all__ = ["layout", "numbered_path"]
 
@@ -56,12 +57,8 @@ def layout(
         Dominance | None,
         typer.Option(help="CP-SAT restriction: none proves from the problem alone (default: fastest sound)."),
     ] = None,
-    phases: Annotated[
-        Phases,
-        typer.Option(
-            help="CP backend: all runs reasoning and search before the model; none hands the case to the model."
-        ),
-    ] = Phases("all"),
+    phases: PhasesOption = "all",
+    model: ModelOption = ModelKind.STRONG,
     export_model: Annotated[
         str | None,
         typer.Option(
@@ -78,10 +75,11 @@ def layout(
         str | None, typer.Option(help="MiniZinc solver for --backend minizinc (default: gecode).")
     ] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Print solver statistics to stderr.")] = False,
+    log: Annotated[bool, typer.Option("--log", help="CP backend: print CP-SAT's own search log to stderr.")] = False,
 ) -> None:
     """Find a board won with one click (Code Jam 2014 'Minesweeper Master'), or prove Impossible."""
     from cpsolve.answers import check_layout_choices
-    from cpsolve.layout import SolveOptions
+    from cpsolve.layout import SolveOptions, parse_phases
 
     _check_export_model(export_model, input, template)
     options = SolveOptions(
@@ -91,8 +89,10 @@ def layout(
         encoding=encoding.value if encoding else None,
         dominance=dominance.value if dominance else None,
         solver=solver or "gecode",
-        phases=phases.value == "all",
+        phases=parse_phases(phases),
+        model=model.value,
         export_model=export_model,
+        log=log,
     )
     chosen = backend.value if backend else None
     if input is not None:
@@ -143,6 +143,16 @@ def _single_problem(numbers: list[str], template_path: str | None, click_text: s
     return answers.layout_problem(numbers, template_path, click)
 
 
+def _report_export(exported: ExportedModel | None) -> None:
+    """One line on stderr saying what ``--export-model`` wrote."""
+    if exported is None:
+        return
+    size = ""
+    if exported.variables is not None:
+        size = f": {exported.variables} variables, {exported.constraints} constraints"
+    typer.echo(f"cpsolve: wrote {exported.what} to {exported.path}{size}", err=True)
+
+
 def _report_stats(result: LayoutResult) -> None:
     details = ", ".join(f"{key}={value}" for key, value in result.stats.items())
     typer.echo(
@@ -164,6 +174,7 @@ def _layout_single(
 
     answer = answers.layout(problem, backend, options, solver)
     result = answer.result
+    _report_export(result.exported)
     if stats:
         _report_stats(result)
     if output_format is OutputFormat.json:
@@ -199,6 +210,7 @@ def _layout_batch(path: str, backend: str, options: SolveOptions, output_format:
             case_options = replace(options, export_model=case_path)
         result = solve(problem, backend, case_options)
         undecided += result.status is Status.UNKNOWN
+        _report_export(result.exported)
         if stats:
             _report_stats(result)
         if output_format is OutputFormat.json:

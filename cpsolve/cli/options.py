@@ -17,7 +17,7 @@ import typer
 from cpsolve.answers import MAX_TIME_LIMIT, check_time_limit
 from cpsolve.errors import InputError, UsageError
 from cpsolve.game import LEVELS
-from cpsolve.layout import BACKENDS, PHASES
+from cpsolve.layout import BACKENDS, PHASES, ModelKind
 from cpsolve.play import PLAYERS, START_CONDITIONS
 from cpsolve.words import decimal_text, shorten
 
@@ -34,7 +34,8 @@ __all__ = [
     "Backend",
     "Player",
     "Start",
-    "Phases",
+    "PhasesOption",
+    "ModelOption",
     "Level",
     "MAX_WORKERS",
     "MAX_JOBS",
@@ -83,8 +84,6 @@ if TYPE_CHECKING:
     # by value (``Player("perfect")``), which works for both.
     class Backend(str, Enum): ...
 
-    class Phases(str, Enum): ...
-
     class Player(str, Enum): ...
 
     class Start(str, Enum): ...
@@ -94,8 +93,6 @@ if TYPE_CHECKING:
 else:
     #: The layout backends, from the registry (:data:`cpsolve.layout.BACKENDS`).
     Backend = _choice("Backend", tuple(BACKENDS))
-    #: Whether the CP backend's phases run before its model (:data:`cpsolve.layout.PHASES`).
-    Phases = _choice("Phases", PHASES)
     #: The players, weakest first (:data:`cpsolve.play.PLAYERS`).
     Player = _choice("Player", PLAYERS)
     #: How the first click is protected (:data:`cpsolve.play.START_CONDITIONS`).
@@ -115,6 +112,23 @@ FirstClick = Annotated[
 ]
 StartRule = Annotated[
     Start, typer.Option("--start", help="opening: no mine in the first click's 3x3; safe: only the click.")
+]
+#: The cp backend's phases (:func:`cpsolve.layout.parse_phases` reads the words).
+PhasesOption = Annotated[
+    str,
+    typer.Option(
+        "--phases",
+        metavar="LIST",
+        help=f"CP backend: the phases before the model, from {', '.join(PHASES)} (the model always runs last); "
+        "all, or none: the model alone.",
+    ),
+]
+#: Which CP-SAT model the cp backend builds (:class:`cpsolve.layout.ModelKind`).
+ModelOption = Annotated[
+    ModelKind,
+    typer.Option(
+        "--model", help="CP-SAT model: strong (the statement and its implied constraints) or textbook (the statement)."
+    ),
 ]
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from cpsolve.errors import InternalError, UsageError
+from cpsolve.errors import InternalError, UsageError, parameter
 from cpsolve.outcome import Status
 from cpsolve.symbols import CLICK, EITHER, HOLE, MINE, SAFE
 
@@ -34,9 +34,15 @@ __all__ = [
     "LayoutProblem",
     "SolveOptions",
     "LayoutResult",
+    "ExportedModel",
     "Status",
     "Encoding",
     "Dominance",
+    "ModelKind",
+    "Phase",
+    "parse_phases",
+    "phases_text",
+    "phases_under",
     "UnsupportedProblem",
     "WrongBoardError",
     "register_backend",
@@ -46,8 +52,21 @@ __all__ = [
     "BACKENDS",
     "MODEL_VARIANTS",
     "PHASES",
+    "NO_PHASES",
     "MAX_MODEL_CELLS",
 ]
+
+#: The options these messages name, as the library calls them (the command line prints the flags).
+_BACKEND, _DOMINANCE, _ENCODING, _EXPORT_MODEL, _LOG, _MODEL, _PHASES, _WORKERS = (
+    parameter("backend"),
+    parameter("dominance"),
+    parameter("encoding"),
+    parameter("export_model"),
+    parameter("log"),
+    parameter("model"),
+    parameter("phases"),
+    parameter("workers"),
+)
 
 
 class Encoding(str, Enum):
@@ -65,6 +84,31 @@ class Dominance(str, Enum):
     SYMMETRY = "symmetry"
     CORNER = "corner"
     STAIRCASE = "staircase"
+
+
+class ModelKind(str, Enum):
+    """Which CP-SAT model the cp backend builds (see model.py).
+
+    ``strong`` is the problem's statement with its implied constraints (each true on every winning
+    board, each named in the model); ``textbook`` is the statement alone.
+    """
+
+    STRONG = "strong"
+    TEXTBOOK = "textbook"
+
+
+class Phase(str, Enum):
+    """The steps of the cp backend, in the order they run (see cpsat.py and docs/models/phases.md).
+
+    Each phase before the model either decides the case with a proof (or a board) or steps
+    aside; the model always runs last, on what is left.
+    """
+
+    BOUNDS = "bounds"
+    EXHAUST = "exhaust"
+    HEURISTIC = "heuristic"
+    RELAXATION = "relaxation"
+    MODEL = "model"
 
 
 class UnsupportedProblem(UsageError):
@@ -142,14 +186,16 @@ class SolveOptions:
         encoding: CP-SAT reachability encoding name (None: the default).
         dominance: CP-SAT symmetry/dominance restriction name (None: the default).
         solver: MiniZinc solver id.
-        relaxation_share: Share of the time limit the CP-SAT backend may spend on its relaxation
-            (the model without reachability) before the full model; 0 skips the relaxation.
-        phases: Run the CP-SAT backend's graph reasoning and constructive search before the model
-            (``--dominance none`` only); False hands the case straight to the model (with the
-            reasoning's bounds as redundant constraints), timing the model alone.
+        relaxation_share: Share of the time limit the CP-SAT backend's relaxation phase may take.
+        phases: The cp backend's phases to run, in their order (:data:`PHASES`, :func:`parse_phases`);
+            the model always runs last, so ``NO_PHASES`` (``--phases none``) builds the model and
+            solves exactly that model, with nothing before it.
+        model: Which CP-SAT model: ``strong`` (the statement and its implied constraints) or
+            ``textbook`` (the statement alone).
         export_model: A file to write the model to before solving: the CP-SAT model (text proto
             when the name ends in ``txt``, such as ``.txt`` or ``.pbtxt``, binary otherwise), or
             the MiniZinc data file for the minizinc backend.
+        log: Send CP-SAT's own search log to stderr.
     """
 
     time_limit: float = 60.0
@@ -159,8 +205,27 @@ class SolveOptions:
     dominance: str | None = None
     solver: str = "gecode"
     relaxation_share: float = 0.3
-    phases: bool = True
+    phases: tuple[str, ...] = tuple(phase.value for phase in Phase)
+    model: str = ModelKind.STRONG.value
     export_model: str | None = None
+    log: bool = False
+
+
+@dataclass
+class ExportedModel:
+    """What ``export_model`` wrote: the file, and the model's size (None where the backend does not know it).
+
+    Attributes:
+        path: The file written.
+        what: What it holds, in words (``the CP-SAT model``, ``the MiniZinc data``).
+        variables: The model's variables, as the file holds them.
+        constraints: The model's constraints, as the file holds them.
+    """
+
+    path: str
+    what: str
+    variables: int | None = None
+    constraints: int | None = None
 
 
 @dataclass
@@ -173,6 +238,7 @@ class LayoutResult:
         backend: The backend's registry name.
         seconds: Wall-clock time of the backend, judge excluded.
         stats: Backend statistics (solver wall time, conflicts, encoding, ...).
+        exported: The model file written when ``export_model`` was asked for.
     """
 
     status: Status
@@ -180,13 +246,56 @@ class LayoutResult:
     backend: str = ""
     seconds: float = 0.0
     stats: dict[str, Any] = field(default_factory=dict)
+    exported: ExportedModel | None = None
 
 
 BackendFunction = Callable[[LayoutProblem, SolveOptions], LayoutResult]
 
-#: The values of ``--phases``: ``all`` runs the CP backend's phases before its model, ``none``
-#: hands the case straight to the model (``SolveOptions.phases``).
-PHASES = ("all", "none")
+#: The cp backend's phases, in the order they run (``--phases all``); the model is always last.
+PHASES: tuple[str, ...] = tuple(phase.value for phase in Phase)
+#: ``--phases none``: the model alone, nothing before it.
+NO_PHASES: tuple[str, ...] = (Phase.MODEL.value,)
+
+
+def parse_phases(text: str) -> tuple[str, ...]:
+    """The phases a ``--phases`` value names, in the order they run, the model last.
+
+    ``all`` is every phase, ``none`` the model alone; otherwise a comma-separated list of names
+    from :data:`PHASES` in any order (they run in their own order, and the model runs whether
+    named or not).
+
+    Example:
+        >>> parse_phases("relaxation,bounds")
+        ('bounds', 'relaxation', 'model')
+        >>> parse_phases("none")
+        ('model',)
+
+    Raises:
+        UsageError: An unknown or repeated name, or ``all``/``none`` in a list.
+    """
+    words = [word.strip() for word in text.split(",")]
+    if words == ["all"]:
+        return PHASES
+    if words == ["none"]:
+        return NO_PHASES
+    for word in words:
+        if word not in PHASES:
+            raise UsageError(
+                f"{_PHASES} {text}: {word!r} is not a phase; give all, none, or a list of {', '.join(PHASES)}"
+            )
+    if len(set(words)) != len(words):
+        raise UsageError(f"{_PHASES} {text}: a phase is named twice")
+    return tuple(phase for phase in PHASES if phase in words or phase == Phase.MODEL.value)
+
+
+def phases_text(phases: tuple[str, ...]) -> str:
+    """The words for a phase list: ``all``, ``none``, or the names joined by commas (``--phases`` reads it back)."""
+    if tuple(phases) == PHASES:
+        return "all"
+    if tuple(phases) == NO_PHASES:
+        return "none"
+    return ",".join(phases)
+
 
 #: Backend name -> "module:function". The first entry is the default backend.
 BACKENDS: dict[str, str] = {
@@ -204,11 +313,12 @@ _registered: dict[str, BackendFunction] = {}
 
 
 def _model_variant(encoding: str) -> BackendFunction:
-    """The cp backend with the phases off, dominance none and `encoding` (see MODEL_VARIANTS)."""
+    """The cp backend with no phase before the model, dominance none and `encoding` (see MODEL_VARIANTS)."""
     from dataclasses import replace
 
     def solve_model(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
-        return backend_function("cp")(problem, replace(options, encoding=encoding, dominance="none", phases=False))
+        alone = replace(options, encoding=encoding, dominance=Dominance.NONE.value, phases=NO_PHASES)
+        return backend_function("cp")(problem, alone)
 
     return solve_model
 
@@ -241,7 +351,7 @@ MAX_MODEL_CELLS = 40_000
 #: What each backend does instead of the CP options, for the usage errors of :func:`check_options`.
 _NO_MODEL = {
     "greedy": "builds its staircase board directly, with no model or search",
-    "minizinc": "runs models/one_click.mzn as written (one encoding, levels; no dominance; no phases)",
+    "minizinc": "runs models/one_click.mzn as written (the statement, one encoding, levels; no dominance; no phases)",
 }
 
 
@@ -254,37 +364,86 @@ def check_options(backend: str, options: SolveOptions, plain: bool) -> None:
         plain: True for a plain rectangle (no template, no pinned click).
 
     Raises:
-        UsageError: For ``encoding``, ``dominance``, ``workers`` or ``phases`` off with a backend
-            other than cp, ``export_model`` with greedy, or an encoding under the staircase
-            dominance (whose safe cells are connected by construction: it has no reachability).
+        UsageError: For ``encoding``, ``dominance``, ``workers``, ``phases``, ``model`` or ``log``
+            with a backend other than cp, ``export_model`` with greedy; an encoding or the
+            textbook model under the staircase dominance (whose row model has no reachability and
+            is not the statement); ``--phases none`` on a plain rectangle with the dominance left
+            at its default (staircase: the row model, not the yes/no model of every cell); or a
+            phase named that does not apply under the dominance in force.
     """
     if backend in _NO_MODEL:
         given = [
             name
             for name, value in (
-                ("--encoding", options.encoding),
-                ("--dominance", options.dominance),
-                ("--workers", options.workers),
-                ("--phases none", None if options.phases else 1),
+                (_ENCODING, options.encoding),
+                (_DOMINANCE, options.dominance),
+                (_WORKERS, options.workers),
+                (
+                    f"{_PHASES} {phases_text(options.phases)}",
+                    None if tuple(options.phases) == PHASES else 1,
+                ),
+                (f"{_MODEL} {options.model}", None if options.model == ModelKind.STRONG.value else 1),
+                (_LOG, options.log or None),
             )
             if value is not None
         ]
         if given:
             raise UsageError(
-                f"{', '.join(given)} applies to --backend cp only: the {backend} backend {_NO_MODEL[backend]}"
+                f"{', '.join(given)} applies to {_BACKEND} cp only: the {backend} backend {_NO_MODEL[backend]}"
             )
         if backend == "greedy" and options.export_model:
-            raise UsageError(f"--export-model: the greedy backend {_NO_MODEL['greedy']}; use --backend cp or minizinc")
+            raise UsageError(
+                f"{_EXPORT_MODEL}: the greedy backend {_NO_MODEL['greedy']}; use {_BACKEND} cp or minizinc"
+            )
         return
     if backend != "cp":
         return
-    dominance = options.dominance or ("staircase" if plain else "none")
-    if dominance == "staircase" and options.encoding:
+    dominance = options.dominance or (Dominance.STAIRCASE.value if plain else Dominance.NONE.value)
+    phases = tuple(options.phases)
+    if phases == NO_PHASES and plain and options.dominance is None:
         raise UsageError(
-            f"--encoding {options.encoding} does not apply under the staircase dominance (the default for a plain "
-            "rectangle): its safe cells form a staircase from the corner, connected without any reachability "
-            "encoding; add --dominance none, symmetry or corner"
+            f"{_PHASES} none solves the model alone, and on a plain rectangle the dominance in force is staircase "
+            "(the default), whose model is one integer per row, not the yes/no model of every cell: add "
+            f"{_DOMINANCE} none for that model (symmetry or corner restrict its click), or {_DOMINANCE} staircase "
+            "for the row model alone"
         )
+    if dominance == Dominance.STAIRCASE.value:
+        if options.encoding:
+            raise UsageError(
+                f"{_ENCODING} {options.encoding} does not apply under the staircase dominance (the default for a "
+                "plain rectangle): its safe cells form a staircase from the corner, connected without any "
+                f"reachability encoding; add {_DOMINANCE} none, symmetry or corner"
+            )
+        if options.model != ModelKind.STRONG.value:
+            raise UsageError(
+                f"{_MODEL} {options.model} does not apply under the staircase dominance (the default for a plain "
+                f"rectangle), whose model is one integer per row; add {_DOMINANCE} none for the statement"
+            )
+    if phases != PHASES:
+        applies = _PHASES_UNDER.get(dominance, PHASES)
+        refused = [phase for phase in phases if phase not in applies]
+        if refused:
+            raise UsageError(
+                f"{_PHASES} {phases_text(phases)}: {', '.join(refused)} does not apply under the {dominance} "
+                f"dominance, where the phases are {', '.join(applies)}; the graph phases (bounds, exhaust, "
+                f"heuristic) run under {_DOMINANCE} none"
+            )
+
+
+#: The phases that run under each dominance (``--dominance none`` runs them all): the graph phases
+#: look for any board, so they run only where the model is not restricted; the staircase model is
+#: solved at once.
+_PHASES_UNDER = {
+    Dominance.SYMMETRY.value: (Phase.RELAXATION.value, Phase.MODEL.value),
+    Dominance.CORNER.value: (Phase.RELAXATION.value, Phase.MODEL.value),
+    Dominance.STAIRCASE.value: (Phase.MODEL.value,),
+}
+
+
+def phases_under(dominance: str, phases: tuple[str, ...]) -> tuple[str, ...]:
+    """The phases of `phases` that run under `dominance` (the model always among them)."""
+    applies = _PHASES_UNDER.get(dominance, PHASES)
+    return tuple(phase for phase in phases if phase in applies)
 
 
 def problem_violation(problem: LayoutProblem, board: Board, clicks: int = 1) -> str | None:

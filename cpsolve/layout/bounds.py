@@ -24,12 +24,15 @@ a <= j <= b, at a zero cell z_j, and N[z_j] holds at least m_j = min |N[z] & L_j
 zero_ok in L_j safe cells of that layer. Layers are disjoint, so N >= sum of m_j for a <= j <= b,
 plus one for r itself when a = 1 (r is in layer 0, safe, and counted nowhere else).
 
-Moat rule (:func:`moat_bound`). Give each terminal i a radius p_i >= 1 so that the balls
-B_i = {u : D_i(u) <= p_i} are pairwise disjoint and every other terminal lies at distance at
-least p_i + 2 from i. Z must leave each ball (it meets N[t] for a terminal t outside it, at
-distance at least p_i + 1), so as above it meets every layer of i from a_i to p_i, and the safe
-cells counted for i lie in B_i. The balls are disjoint, so N is at least the sum of the balls'
-layer sums (with the +1 for a fixed safe centre).
+Moat rule (:func:`moat_bound`). Every terminal is safe: count each once. For a set S of terminals
+and D_S the distance from S inside safe_ok, Z comes within distance 1 of S (it meets N[t] for t in
+S, or holds the click) and reaches distance D_S(t) - 1 for every terminal t outside S (D_S(click)
+for the click), so for 1 <= j <= that reach it crosses layer j of S and brings m_j(S) safe cells
+there, as above. Any family of such layers, pairwise disjoint and holding no terminal, adds up.
+The family is grown as the dual of the Steiner tree problem is (Goemans and Williamson's moats):
+every terminal starts as its own set; round by round each set that must still be crossed takes its
+next layer, and one whose next layer would meet another set's cells merges with it instead, the
+union then taking its first layer clear of both.
 
 A rule whose bound exceeds N proves Impossible.
 """
@@ -38,20 +41,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cpsolve.grid import Cell
+from cpsolve.layout.reasoning import Closed, Reasoning, distances_within
 from cpsolve.words import counted
 
-if TYPE_CHECKING:
-    from cpsolve.layout.reasoning import Reasoning
-
-#: A cell's closed neighbourhood, as :class:`cpsolve.layout.reasoning.Reasoning` keeps it.
-Closed = dict[Cell, tuple[Cell, ...]]
-
-__all__ = ["Bounds", "distances_within", "forced_safe", "layer_bound", "moat_bound", "check_bounds"]
+__all__ = ["Bounds", "forced_safe", "layer_bound", "moat_bound", "check_bounds", "apply_bounds"]
 
 
 @dataclass
@@ -70,20 +67,6 @@ class Bounds:
     impossible: str | None = None
     complete: bool = True
     layers: dict[str, int] = field(default_factory=dict)
-
-
-def distances_within(sources: Iterable[Cell], inside: Container[Cell], closed: Closed) -> dict[Cell, int]:
-    """Breadth-first distances from `sources` (distance 0) through cells of `inside` (king steps)."""
-    # plain BFS on the neighbourhood dict: networkx's subgraph views cost ten times more here
-    distance = {source: 0 for source in sources}
-    queue = deque(distance)
-    while queue:
-        cell = queue.popleft()
-        for other in closed[cell]:
-            if other in inside and other not in distance:
-                distance[other] = distance[cell] + 1
-                queue.append(other)
-    return distance
 
 
 def _access(terminal: Cell, click: Cell | None, zero_ok: Any, closed: Closed) -> set[Cell]:
@@ -282,37 +265,122 @@ def layer_bound(
     return best
 
 
-def moat_bound(
-    reasoning: Reasoning, terminals: list[Cell], layers: _Layers | None = None, deadline: float | None = None
-) -> int:
-    """The moat rule's bound on N: disjoint balls around the terminals, grown together until they touch."""
-    if len(terminals) < 2 or (deadline is not None and time.perf_counter() > deadline):
+def moat_bound(reasoning: Reasoning, terminals: list[Cell], deadline: float | None = None) -> int:
+    """The moat rule's bound on N: moats around sets of terminals, grown together and merged where they meet.
+
+    Every terminal is safe, and counted once. Each *component* is a set S of terminals (at first one
+    each) with the layers L_j(S) (cells at distance j from S inside safe_ok) it has taken. A layer
+    j >= 1 of S is crossed by Z whenever some terminal lies outside S with j <= D_S(t) - 1 (or
+    j <= D_S(click) for the click): Z comes within distance 1 of S (it meets N[t] for t in S, or holds
+    the click) and reaches that far out, one layer at a time, and the zero cell it has there brings
+    at least m_j(S) safe cells of that layer. Layers taken are pairwise disjoint and hold no terminal,
+    so their minima add up. Round by round every component that still must be crossed takes its
+    next layer; a layer that would meet another component's cells merges the two instead (their
+    union takes its first layer clear of both). This is the dual growth of the Steiner tree problem
+    (Goemans and Williamson's moats); on open boards with far-apart fixed safe cells it is the best
+    bound here.
+
+    Args:
+        reasoning: The reasoning (click, closed, zero_ok, safe_ok).
+        terminals: Cells that are safe on every winning board, the pinned click among them.
+        deadline: A ``time.perf_counter()`` value: the growth stops there (the bound so far holds).
+
+    Returns:
+        The bound (0 with fewer than two terminals or one cut off from the others).
+    """
+    if len(terminals) < 2:
         return 0
-    click = reasoning.click
-    layers = layers or _Layers(reasoning)
-    distance = {t: layers.of(t) for t in terminals}
-    if any(other not in distance[t] for t in terminals for other in terminals):
-        return 0  # layer_bound reports the cut-off terminal
-    gap = {(i, k): distance[i][k] for i in terminals for k in terminals if i != k}
-    radius = {t: 0 for t in terminals}
-    growing = set(terminals)
-    while growing:
-        for t in sorted(growing):
-            bigger = radius[t] + 1
-            fits = all(gap[(t, k)] > bigger + radius[k] and gap[(t, k)] >= bigger + 2 for k in terminals if k != t)
-            if fits:
-                radius[t] = bigger
-            else:
-                growing.discard(t)
-    total = 0
-    for t in terminals:
-        low = 0 if t == click else 1
-        if radius[t] < low:
-            continue
-        part = _sweep(low, radius[t], layers.minima_of(t))
-        if part is not None:
-            total += part + (1 if low == 1 else 0)
-    return total
+    closed, zero_ok, safe_ok, click = reasoning.closed, reasoning.zero_ok, reasoning.safe_ok, reasoning.click
+    used: dict[Cell, int] = {}  # cell -> the component holding it
+    components: dict[int, _Moat] = {}
+    for index, terminal in enumerate(terminals):
+        used[terminal] = index
+        components[index] = _Moat(frozenset([terminal]), terminals, click, safe_ok, closed)
+        if components[index].reach is None:
+            return 0  # a terminal cut off from the others: the layer rule reports it
+    total = len(terminals)
+    rounds = 0
+    while True:
+        rounds += 1
+        if deadline is not None and time.perf_counter() > deadline:
+            return total
+        grew = False
+        for index in sorted(components):
+            moat = components.get(index)
+            if moat is None or not moat.active():
+                continue
+            layer = moat.next_layer(used)
+            owners = {used[cell] for cell in layer or () if cell in used}
+            while layer is not None and owners == {index}:
+                # a layer of a merged moat that runs through its own parts: not counted, not a round
+                moat.radius += 1
+                layer = moat.next_layer(used)
+                owners = {used[cell] for cell in layer or () if cell in used}
+            if layer is None:
+                continue
+            met = owners - {index}
+            if met:
+                merged = set(moat.terminals)
+                for other in met:
+                    merged |= components.pop(other).terminals
+                moat = _Moat(frozenset(merged), terminals, click, safe_ok, closed)
+                components[index] = moat
+                for cell, owner in used.items():
+                    if owner in met:
+                        used[cell] = index
+                grew = True
+                continue
+            least = _layer_least(layer, moat.distance, zero_ok, closed)
+            if least is None:
+                return total + len(safe_ok)  # a layer Z must cross holds no cell that may be zero
+            total += least
+            for cell in layer:
+                used[cell] = index
+            moat.radius += 1
+            grew = True
+        if not grew:
+            return total
+
+
+class _Moat:
+    """A set of terminals with its distances inside safe_ok, its layers by distance, and how far it has grown."""
+
+    def __init__(self, terminals: frozenset[Cell], every: list[Cell], click: Cell | None, safe_ok: Any, closed: Closed):
+        self.terminals = terminals
+        self.distance = distances_within(terminals, safe_ok, closed)
+        self.layers: dict[int, list[Cell]] = {}
+        for cell, j in self.distance.items():
+            self.layers.setdefault(j, []).append(cell)
+        outside = [t for t in every if t not in terminals]
+        self.reach: int | None = None
+        if all(t in self.distance for t in outside):
+            # the farthest layer Z must cross: it reaches N[t] of every terminal outside, and the click itself
+            self.reach = max((self.distance[t] if t == click else self.distance[t] - 1 for t in outside), default=0)
+        self.radius = 0
+
+    def active(self) -> bool:
+        return self.reach is not None and self.radius < self.reach
+
+    def next_layer(self, used: dict[Cell, int]) -> list[Cell] | None:
+        """The next layer, or None when there is none within reach."""
+        j = self.radius + 1
+        if self.reach is None or j > self.reach:
+            return None
+        return self.layers.get(j, [])
+
+
+def _layer_least(layer: list[Cell], distance: dict[Cell, int], zero_ok: Any, closed: Closed) -> int | None:
+    """The least |N[z] & layer| over cells z of zero_ok in the layer; None when it holds none."""
+    least: int | None = None
+    for cell in layer:
+        if cell in zero_ok:
+            j = distance[cell]
+            own = sum(1 for other in closed[cell] if distance.get(other) == j)
+            if least is None or own < least:
+                least = own
+                if least == 1:
+                    break
+    return least
 
 
 def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
@@ -338,7 +406,7 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
     if layered is None:
         bounds.impossible = "a fixed safe cell is cut off from the others"
         return bounds
-    moats = moat_bound(reasoning, sorted(reasoning.fixed_safe), cache, deadline)
+    moats = moat_bound(reasoning, sorted(reasoning.fixed_safe), deadline)
     bounds.layers = {"layer": layered, "moat": moats}
     bounds.lower = max(layered, moats)
     if bounds.lower > reasoning.safe_count:
@@ -347,3 +415,24 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
             f"{bounds.lower} safe cells, more than {reasoning.safe_count}"
         )
     return bounds
+
+
+def apply_bounds(reasoning: Reasoning, deadline: float | None = None) -> None:
+    """Apply the three rules to a reasoning in place: its forced cells, its lower bound on N, or its proof.
+
+    With several regions (a free click), Z lies in one of them but the rules assume one, so they
+    run only when there is a single region. What they find is kept even with a proof: a model
+    built from this reasoning states the same facts.
+
+    Args:
+        reasoning: The reasoning of :func:`cpsolve.layout.reasoning.reason`, undecided (N > 1).
+        deadline: A ``time.perf_counter()`` value: the separator and layer rules stop early there
+            (what they found by then still holds).
+    """
+    if len(reasoning.regions) != 1 or reasoning.decided:
+        return
+    bounds = check_bounds(reasoning, deadline)
+    reasoning.forced = bounds.forced
+    reasoning.fixed_safe = reasoning.fixed_safe | bounds.forced
+    reasoning.lower = bounds.lower
+    reasoning.impossible = bounds.impossible

@@ -16,8 +16,8 @@ from importlib import resources
 from pathlib import Path
 
 from cpsolve.board import Board
-from cpsolve.errors import InputError, InternalError, UsageError
-from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status
+from cpsolve.errors import InputError, InternalError, UsageError, parameter
+from cpsolve.layout import ExportedModel, LayoutProblem, LayoutResult, SolveOptions, Status
 from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
 from cpsolve.temporary import temporary_folder
 
@@ -31,6 +31,9 @@ MAX_TIME_LIMIT_MS = 2_000_000_000
 #: Seconds granted past the time limit before the minizinc process is stopped (flattening, start-up).
 _GRACE = 30
 INSTALL_HINT = "the minizinc executable was not found on PATH; install it (Debian/Ubuntu: apt-get install minizinc)"
+
+#: The options these messages name, as the library calls them (the command line prints the flags).
+_EXPORT_MODEL, _SOLVER = parameter("export_model"), parameter("solver")
 
 
 def model_path() -> Path:
@@ -98,23 +101,32 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     """Run the MiniZinc model; POSSIBLE with its board, IMPOSSIBLE, or UNKNOWN at the time limit.
 
     With ``options.export_model`` the data file is written there first (the model itself is
-    ``models/one_click.mzn``).
+    ``models/one_click.mzn``), and the result says so (``exported``).
 
     Raises:
         InputError: When the minizinc executable is missing (with the install hint), or it has
             no solver named ``options.solver``.
         InternalError: When minizinc fails in any other way.
     """
-    milliseconds = time_limit_ms(options.time_limit)  # refused before anything is written or run
+    time_limit_ms(options.time_limit)  # refused before anything is written or run
+    exported = None
     if options.export_model:
         try:
             Path(options.export_model).write_text(data_file(problem))
         except OSError as error:
-            raise InputError(f"--export-model {options.export_model}: {error.strerror}") from None
+            raise InputError(f"{_EXPORT_MODEL} {options.export_model}: {error.strerror}") from None
+        exported = ExportedModel(options.export_model, "the MiniZinc data for models/one_click.mzn")
+    result = _solve(problem, options)
+    result.exported = exported
+    return result
+
+
+def _solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     executable = shutil.which("minizinc")
     if executable is None:
         raise InputError(INSTALL_HINT)
     model = model_path()
+    milliseconds = time_limit_ms(options.time_limit)
     started = time.perf_counter()
     # MiniZinc writes its own scratch files to TMPDIR, and fails deep in its run where it cannot
     with tempfile.TemporaryDirectory(dir=temporary_folder()) as folder:
@@ -139,7 +151,7 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     if completed.returncode != 0 and "=====" not in output and "----------" not in output:
         last_line = (completed.stderr.strip().splitlines() or ["no message"])[-1]
         if "no solver with tag" in completed.stderr:
-            raise InputError(f"--solver {options.solver}: MiniZinc has no such solver (see minizinc --solvers)")
+            raise InputError(f"{_SOLVER} {options.solver}: MiniZinc has no such solver (see minizinc --solvers)")
         raise InternalError(f"minizinc failed (exit {completed.returncode}): {last_line}")
     if "=====UNSATISFIABLE=====" in output:
         return LayoutResult(Status.IMPOSSIBLE, seconds=seconds, stats=stats)

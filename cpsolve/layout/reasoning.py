@@ -1,4 +1,4 @@
-"""Graph reasoning before the CP-SAT model: bounds that prove Impossible, and an exhaustive small search.
+"""Graph reasoning on a layout problem: the regions that can hold the zero cells, and counts that prove Impossible.
 
 Write S for the safe cells of a winning board, Z for its zero cells (no mine in the closed
 neighbourhood N[v]) and N = |S| > 1. Then Z is king-connected, holds the click, and N[Z] = S.
@@ -26,36 +26,51 @@ rooted at a pinned click is at least its distance from the click through allowed
 N = 1 is decided here outright: the lone safe cell wins by itself, so a board exists exactly when
 the fixed safe cells and the pinned click name at most one cell and the counts fit.
 
-:func:`exhaust` decides small N completely (it is a proof both ways, within a node budget). A
-*closed* set is one that holds every cell v with N[v] inside its own closed neighbourhood. The
-zero set Z of a winning board is closed (a cell whose neighbourhood is all safe is zero). Every
-closed connected Z* holding the click c is reached from closure({c}) by adding one allowed cell
-adjacent to the current set and closing again: closure({c}) lies in Z* (its cells' neighbourhoods
-lie in N[c], inside S), and while the current set X is a proper subset of Z*, some v in Z* \\ X
-touches X (Z* is connected), and closure(X + v) still lies in Z*. Every set on the way has
-|N[X]| <= |N[Z*]| = N. So growing closed sets from every possible click, pruning those with
-|N[X]| > N, meets every winning zero set; when the growth ends without one, none exists.
+The rules on how far the zero cells must reach (:mod:`cpsolve.layout.bounds`), the exhaustive
+search of small zero sets (:mod:`cpsolve.layout.exhaust`) and the constructive search
+(:mod:`cpsolve.layout.grow`) all start from the :class:`Reasoning` made here; this module imports
+none of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
-
-import networkx as nx
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from cpsolve.board import Board
 from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import LayoutProblem
-from cpsolve.layout.bounds import distances_within
-from cpsolve.symbols import CLICK, MINE, SAFE
+from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
 from cpsolve.words import counted
 
-__all__ = ["Reasoning", "reason", "apply_bounds", "exhaust", "board_from_zero_set", "ExhaustResult", "OutOfTime"]
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["Reasoning", "Closed", "reason", "board_from_zero_set", "distances_within", "OutOfTime"]
+
+#: Each cell's closed neighbourhood N[v] (the cell first), as :class:`Reasoning` keeps it.
+Closed = dict[Cell, tuple[Cell, ...]]
 
 
 class OutOfTime(Exception):
     """The deadline passed before the reasoning (or a model built from it) was complete: no verdict."""
+
+
+def distances_within(sources: Iterable[Cell], inside: Container[Cell], closed: Closed) -> dict[Cell, int]:
+    """Breadth-first distances from `sources` (distance 0) through cells of `inside` (king steps)."""
+    # plain BFS on the neighbourhood dict: networkx's subgraph views cost ten times more here
+    distance = {source: 0 for source in sources}
+    queue = deque(distance)
+    while queue:
+        cell = queue.popleft()
+        for other in closed[cell]:
+            if other in inside and other not in distance:
+                distance[other] = distance[cell] + 1
+                queue.append(other)
+    return distance
 
 
 def _check(deadline: float | None) -> None:
@@ -71,7 +86,6 @@ class Reasoning:
 
     Attributes:
         problem: The problem analysed.
-        graph: The cell graph (king graph minus holes).
         cells: The existing cells, sorted.
         closed: Each cell's closed neighbourhood N[v] (the cell first).
         safe_count: N, the number of safe cells.
@@ -91,9 +105,8 @@ class Reasoning:
     """
 
     problem: LayoutProblem
-    graph: nx.Graph
     cells: list[Cell]
-    closed: dict[Cell, tuple[Cell, ...]]
+    closed: Closed
     safe_count: int
     fixed_mines: frozenset[Cell]
     fixed_safe: frozenset[Cell]
@@ -106,6 +119,12 @@ class Reasoning:
     board: Board | None = None
     forced: frozenset[Cell] = frozenset()
     lower: int = 0
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """The cell graph (king graph minus holes), for the models; the reasoning itself needs only ``closed``."""
+        problem = self.problem
+        return king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
 
     @property
     def decided(self) -> bool:
@@ -125,18 +144,16 @@ def board_from_zero_set(
     return Board(mines=mines, click=click, present=present if problem.template is not None else None)
 
 
-def reason(problem: LayoutProblem, deadline: float | None = None, bounds: bool = True) -> Reasoning:
-    """Graph reasoning on a problem: Impossible by the bounds in the module docstring, or the regions.
+def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
+    """Graph reasoning on a problem: Impossible by the counts in the module docstring, or the regions.
 
-    Then the rules of :mod:`cpsolve.layout.bounds` (separators force cells safe; layer and moat
-    bounds on N) may prove Impossible too, or add forced safe cells.
+    The rules of :mod:`cpsolve.layout.bounds` (separators force cells safe; layer and moat bounds
+    on N) are a second step, :func:`cpsolve.layout.bounds.apply_bounds`, which may prove Impossible
+    too or add forced safe cells.
 
     Args:
         problem: Any layout problem.
-        deadline: A ``time.perf_counter()`` value: the separator and layer rules stop early there
-            (what they found by then still holds), and the steps before them raise OutOfTime.
-        bounds: Apply the rules of :mod:`cpsolve.layout.bounds` (False leaves them to a later
-            :func:`apply_bounds`, after a quick constructive attempt has had its chance).
+        deadline: A ``time.perf_counter()`` value: past it, OutOfTime is raised.
 
     Returns:
         The reasoning; ``impossible`` says why when no board exists, ``board`` holds one for N = 1.
@@ -144,10 +161,7 @@ def reason(problem: LayoutProblem, deadline: float | None = None, bounds: bool =
     Raises:
         OutOfTime: The deadline passed before the regions were known.
     """
-    graph = king_graph(problem.rows, problem.cols, problem.present_mask() if problem.template else None)
-    _check(deadline)
-    cells = sorted(graph.nodes)
-    closed = {cell: (cell, *sorted(graph.neighbors(cell))) for cell in cells}
+    cells, closed = _neighbourhoods(problem)
     _check(deadline)
     template = problem.template
     fixed_mines = frozenset(cell for cell in cells if template is not None and template[cell[0]][cell[1]] == MINE)
@@ -156,7 +170,7 @@ def reason(problem: LayoutProblem, deadline: float | None = None, bounds: bool =
     if click is not None:
         fixed_safe.add(click)
     safe_count = len(cells) - problem.mines
-    reasoning = Reasoning(problem, graph, cells, closed, safe_count, fixed_mines, frozenset(fixed_safe), click)
+    reasoning = Reasoning(problem, cells, closed, safe_count, fixed_mines, frozenset(fixed_safe), click)
 
     if len(fixed_mines) > problem.mines:
         reasoning.impossible = f"the template fixes {counted(len(fixed_mines), 'mine')}, more than {problem.mines}"
@@ -203,30 +217,27 @@ def reason(problem: LayoutProblem, deadline: float | None = None, bounds: bool =
     reasoning.safe_ok = frozenset(other for cell in reasoning.zero_ok for other in closed[cell])
     if click is not None:
         reasoning.distance = distances_within([click], regions[0], closed)
-    if bounds:
-        apply_bounds(reasoning, deadline)
     return reasoning
 
 
-def apply_bounds(reasoning: Reasoning, deadline: float | None = None) -> None:
-    """The separator, layer and moat rules (:mod:`cpsolve.layout.bounds`), on one region only.
+def _neighbourhoods(problem: LayoutProblem) -> tuple[list[Cell], Closed]:
+    """The existing cells in reading order and their closed neighbourhoods, the cell first then in reading order.
 
-    With several regions (a free click), Z lies in one of them but the rules assume one, so they
-    run only when there is a single region.
+    The same neighbours as :func:`cpsolve.grid.king_graph` (a test checks it), read off the
+    template directly: building the networkx graph took most of a second on 100 x 100.
     """
-    from cpsolve.layout.bounds import check_bounds
+    rows, cols = problem.rows, problem.cols
+    present = problem.cell_chars()
+    cells = [(r, c) for r in range(rows) for c in range(cols) if present[r][c] != HOLE]
+    exists = set(cells)
+    closed: Closed = {}
+    for r, c in cells:
+        around = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr or dc)]
+        closed[(r, c)] = ((r, c), *(cell for cell in around if cell in exists))
+    return cells, closed
 
-    if len(reasoning.regions) != 1:
-        return
-    bounds = check_bounds(reasoning, deadline)
-    # kept even with a proof: a model built from this reasoning states the same facts
-    reasoning.forced = bounds.forced
-    reasoning.fixed_safe = reasoning.fixed_safe | bounds.forced
-    reasoning.lower = bounds.lower
-    reasoning.impossible = bounds.impossible
 
-
-def _components(inside: set[Cell], closed: dict[Cell, tuple[Cell, ...]]) -> list[set[Cell]]:
+def _components(inside: set[Cell], closed: Closed) -> list[set[Cell]]:
     """Connected components (king graph) of a set of cells, in reading order of their first cell."""
     left = set(inside)
     components = []
@@ -236,91 +247,3 @@ def _components(inside: set[Cell], closed: dict[Cell, tuple[Cell, ...]]) -> list
             left -= component
             components.append(component)
     return components
-
-
-def _close(
-    zero: set[Cell],
-    covered: frozenset[Cell],
-    new: Iterable[Cell],
-    closed: dict[Cell, tuple[Cell, ...]],
-    zero_ok: frozenset[Cell],
-) -> None:
-    """Add to `zero` (in place) every cell of zero_ok whose closed neighbourhood is now covered.
-
-    Only cells next to the newly covered cells `new` can have become so; adding them covers
-    nothing new (their neighbourhoods are covered already), so one pass suffices.
-    """
-    for cell in {other for fresh in new for other in closed[fresh]}:
-        if cell not in zero and cell in zero_ok and all(other in covered for other in closed[cell]):
-            zero.add(cell)
-
-
-@dataclass
-class ExhaustResult:
-    """The outcome of :func:`exhaust`.
-
-    Attributes:
-        complete: True when the search ran to its end (its verdict is then a proof).
-        zero: A winning zero set when one was found.
-        click: Its click.
-        nodes: Closed sets visited.
-    """
-
-    complete: bool
-    zero: frozenset[Cell] | None = None
-    click: Cell | None = None
-    nodes: int = 0
-
-
-def exhaust(reasoning: Reasoning, budget: int = 20000, deadline: float | None = None) -> ExhaustResult:
-    """Search every closed connected zero set with at most N safe cells (module docstring).
-
-    Args:
-        reasoning: An reasoning with N > 1 that proved nothing.
-        budget: The most closed sets to visit before giving up (then ``complete`` is False).
-        deadline: A ``time.perf_counter()`` value after which to give up likewise.
-
-    Returns:
-        A winning zero set, or ``complete`` with none (a proof of Impossible), or neither.
-    """
-    import time
-
-    target = reasoning.safe_count
-    closed, zero_ok, fixed_safe = reasoning.closed, reasoning.zero_ok, reasoning.fixed_safe
-    if reasoning.click is not None:
-        clicks = [reasoning.click]
-    else:
-        clicks = [cell for cell in sorted(zero_ok) if len(closed[cell]) <= target]
-    seen: set[frozenset[Cell]] = set()
-    nodes = 0
-    for click in clicks:
-        start = {click}
-        covered = frozenset(closed[click])
-        _close(start, covered, closed[click], closed, zero_ok)
-        stack = [(frozenset(start), covered)]
-        while stack:
-            zero, covered = stack.pop()
-            if zero in seen:
-                continue
-            seen.add(zero)
-            nodes += 1
-            if nodes > budget or (deadline is not None and time.perf_counter() > deadline):
-                return ExhaustResult(False, nodes=nodes)
-            if len(covered) == target:
-                if fixed_safe <= covered:
-                    # a free click may be any zero cell; a pinned one is in the set by construction
-                    return ExhaustResult(True, zero, click, nodes)
-                continue  # adding cells only grows the safe set
-            frontier = {other for cell in zero for other in closed[cell] if other in zero_ok} - zero
-            for cell in sorted(frontier):
-                fresh = [other for other in closed[cell] if other not in covered]
-                if len(covered) + len(fresh) > target:
-                    continue
-                bigger = set(zero)
-                bigger.add(cell)
-                grown = covered.union(fresh)
-                _close(bigger, grown, fresh, closed, zero_ok)
-                key = frozenset(bigger)
-                if key not in seen:
-                    stack.append((key, grown))
-    return ExhaustResult(True, nodes=nodes)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolve.layout import SolveOptions
+from cpsolve.layout import PHASES, ModelKind, SolveOptions
 from cpsolve.outcome import Record, Status
 from cpsolve.sweep.cases import Case, case_dict, chunk_size, chunks
 from cpsolve.sweep.executors import Executor, InProcessExecutor
@@ -27,9 +27,9 @@ __all__ = ["BackendSummary", "Comparison", "layout_settings", "run_comparison"]
 
 #: SolveOptions fields that never change what a backend answers (how fast, where a model is written):
 #: left out of the store's settings, so a sweep resumed with another --jobs finds its records.
-_NOT_VERDICT = frozenset({"workers", "export_model"})
+_NOT_VERDICT = frozenset({"workers", "export_model", "log"})
 #: Fields added after stores were first written, left out at their default so those stores still resume.
-_LATER_DEFAULTS = {"phases": True}
+_LATER_DEFAULTS: dict[str, Any] = {"phases": PHASES, "model": ModelKind.STRONG.value}
 
 
 @dataclass

@@ -95,7 +95,14 @@ class LayoutRequest(_Request):
     dominance: Literal["none", "symmetry", "corner", "staircase"] | None = Field(
         None, description="CP-SAT restriction: none proves from the problem alone."
     )
-    phases: Literal["all", "none"] = Field("all", description="CP backend: reasoning and search before the model.")
+    phases: str = Field(
+        "all",
+        description="CP backend: the phases before the model: all, none (exactly the model), or a list such as "
+        "bounds,relaxation (as layout --phases).",
+    )
+    model: Literal["strong", "textbook"] = Field(
+        "strong", description="CP backend: the statement with its implied constraints, or the statement alone."
+    )
     workers: int | None = Field(None, description="CP-SAT search workers.")
     seed: Seed = 0
     solver: str | None = Field(None, description="MiniZinc solver for the minizinc backend (default gecode).")

@@ -97,7 +97,7 @@ def _hint(fields: dict[str, Any]) -> Any:
 
 
 def _layout(fields: dict[str, Any]) -> Any:
-    from cpsolve.layout import SolveOptions
+    from cpsolve.layout import SolveOptions, parse_phases
 
     template = fields["template"]
     if template is None:
@@ -117,7 +117,8 @@ def _layout(fields: dict[str, Any]) -> Any:
         seed=fields["seed"],
         encoding=fields["encoding"],
         dominance=fields["dominance"],
-        phases=fields["phases"] == "all",
+        phases=parse_phases(fields["phases"]),
+        model=fields["model"],
     )
     return answers.layout(problem, fields["backend"], options, fields["solver"]).json()
 
