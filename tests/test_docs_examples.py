@@ -35,6 +35,9 @@ from pathlib import Path
 
 import pytest
 
+# every command line the documentation shows: left out of the quick run, `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 FENCE = re.compile(r"^(`{3,})console\s*$")

@@ -23,6 +23,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
+# builds the site and searches it in Chromium: left out of the quick run, `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Where Debian's chromium package puts the browser (Playwright's own download is not used).
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")

@@ -29,6 +29,9 @@ from hypothesis import strategies as st
 
 from cpsolve.cli import app
 
+# hundreds of command lines on random and mutated input: left out of the quick run, `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: The example files the mutations start from.
 SEEDS = sorted(path for folder in ("best", "casual", "codejam", "puzzles", "templates") for path in (EXAMPLES / folder).iterdir()

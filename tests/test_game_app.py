@@ -26,6 +26,9 @@ from cpsolve.game.app import EndScreen, GameApp, describe_safety  # noqa: E402
 from cpsolve.game.board import CHANCE_SCALE, Board, Field, chance_glyph, chance_legend, percent  # noqa: E402
 from cpsolve.game.session import Dealer  # noqa: E402
 
+# the terminal game driven key by key: left out of the quick run, `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "game"
 
 

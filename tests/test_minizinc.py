@@ -10,6 +10,9 @@ from bruteforce import rectangle_wins
 from cpsolve.cli import app
 from cpsolve.layout import LayoutProblem, SolveOptions, Status, solve
 
+# every case up to 5x5 through MiniZinc and Gecode, a process each: left out of the quick run, `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 needs_minizinc = pytest.mark.skipif(shutil.which("minizinc") is None, reason="minizinc executable not installed (apt-get install minizinc)")
 
 

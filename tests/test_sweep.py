@@ -21,6 +21,9 @@ from cpsolve.sweep.executors import DaskExecutor, InProcessExecutor, PoolExecuto
 from cpsolve.sweep.report import CsvSpool, write_reports
 from cpsolve.sweep.store import ResultStore
 
+# Dask clusters, stores and interrupted sweeps: left out of the quick run, `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -259,6 +262,7 @@ def test_ctrl_c_during_a_dask_compare_is_one_line_and_keeps_the_store(runner, tm
 
 _CTRL_C_SCRIPT = """
 import sys
+
 sys.path.insert(0, {tests!r})
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ from pathlib import Path
 
 import pytest
 
+# a server and Chromium: left out of the quick run, `pytest -m "not slow"`
+pytestmark = pytest.mark.slow
+
 CHROMIUM = "/usr/bin/chromium"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CHROMIUM_ARGS = [
