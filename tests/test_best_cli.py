@@ -122,7 +122,7 @@ def test_hint_json_guess_is_the_exact_safest_choice_reported(runner):
     exact = probabilities_of(weigh(position))
     row, col = guess["cell"]
     assert Fraction(guess["safety_exact"]) == 1 - exact[(row - 1, col - 1)]
-    assert guess["reason"] in {"lookahead", "endgame", "forced"}
+    assert guess["reason"] in {"lookahead", "deep", "endgame", "isolated", "forced"}
     assert answer["candidates"][0]["cell"] == guess["cell"]
     for candidate in answer["candidates"]:
         r, c = candidate["cell"]
