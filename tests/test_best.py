@@ -283,3 +283,34 @@ def test_without_the_compiled_engine_the_python_one_plays_honest_games(monkeypat
         replay_and_check(mines, game)
         guesses += game.guesses
     assert guesses > 0
+
+
+def test_an_isolated_region_of_a_game_is_searched_alone_and_exactly():
+    """An expert game's position (examples/best/isolated_region.txt): the pocket at the bottom left
+    plays alone while the right side has far too many placements for the endgame search; the guess
+    is in the pocket and wins it as often as its full game tree (brute force)."""
+    from pathlib import Path
+
+    from cpsolve.deduce import engine
+    from cpsolve.deduce.view import View
+    from cpsolve.formats.puzzle import read_puzzle
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "best" / "isolated_region.txt"
+    position = read_puzzle(str(path)).position
+    advice = best.advise(position)
+    assert advice.reason == "isolated" and advice.solutions > best.ENDGAME_SOLUTIONS
+    view = View.from_position(position)
+    pocket = next(
+        {view.grid.cell(i) for i in region}
+        for region in engine.regions_py(view.state, view.offsets)
+        if view.grid.index(*advice.guess.cell) in region
+    )
+    assert len(pocket) < 10
+    near = {c: n for c, n in position.clues.items() if any(x in pocket for x in neighbours(c))}
+    alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(pocket), None)
+    counts = {len(s) for s in placements(alone)}
+    assert len(counts) == 1  # the pocket's numbers fix its count of mines
+    alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(pocket),
+                     len(position.known_mines) + counts.pop())
+    assert advice.guess.win == pytest.approx(float(optimal_win(alone)), abs=1e-12)
+    assert all(c.win <= advice.guess.win + 1e-12 for c in advice.candidates)
