@@ -1,5 +1,6 @@
 /* The best player's hot loops in C: mine probabilities of a player's view, the look-ahead over a
- * candidate guess's possible numbers, and the exact game-tree search of an endgame.
+ * candidate guess's possible numbers, the exact game-tree search of an endgame and of an isolated
+ * region, and the depth-3 look-ahead.
  *
  * Everything here reads the view only: `state` (cpsolve/cell_states.py numbers on a flat padded
  * board: covered, cleared, flagged, absent) and `shown` (the number of each cleared cell; the

@@ -11,9 +11,15 @@ guesses. The guess, in order of precedence (:func:`decide`):
 2. **Endgame.** With at most :data:`ENDGAME_SOLUTIONS` placements left, an exact game-tree search
    over them (``endgame`` in :mod:`cpsolve.deduce.engine`) gives each guess's chance of
    winning with best play after it; the best is taken.
-3. **Pseudo 50/50.** A cell that is a mine only in placements where it and a neighbour end up as
+3. **Isolated region.** Covered cells joined through neighbours and shared numbers, whose
+   placements all hold the same count of mines, play alone: nothing outside tells anything about
+   them and the total does not link them to the rest, so the best play of the region is the best
+   play of the board. With at most :data:`ISOLATED_SOLUTIONS` placements of the region, its game
+   tree is searched exactly (``isolated`` in :mod:`cpsolve.deduce.engine`) however many the
+   board has, and the best guess in it is taken.
+4. **Pseudo 50/50.** A cell that is a mine only in placements where it and a neighbour end up as
    a 50/50 (:func:`_influence`) is safe, or as good as lost anyway: guessed now.
-4. **Look-ahead.** Otherwise the candidates are the frontier cells whose safety is within
+5. **Look-ahead.** Otherwise the candidates are the frontier cells whose safety is within
    :data:`CANDIDATE_RATIO` of the safest, a few floating cells (covered cells next to no number)
    that stand for the different shapes of neighbourhood, and cells whose 50/50 influence lifts them
    near the safest. Each is scored by its chance of *surviving this click and the next*: over the
@@ -22,7 +28,13 @@ guesses. The guess, in order of precedence (:func:`decide`):
    (:data:`BLEND`). A cell that may be the mine of a 50/50 in the making scores higher
    (:data:`FIFTY_FIFTY_SCALE`): such a mine costs half anyway. Cells whose number is already
    determined (*dead*: they can show one number only, so they teach nothing) go last. The highest
-   score wins; exact ties are broken by the seeded generator.
+   score wins; exact ties go to the higher chance of a certain move next, then to the more certain
+   clears expected next (:data:`TIE_BREAK`), and what is still tied to the seeded generator.
+
+Two more steps are here and measured, and off because they did not pay on paired games: the
+look-ahead's best candidates scored one guess deeper (``deep`` in the engine,
+:data:`DEEP_CANDIDATES`), and a switch to a cell safe whenever the pick is safe, and safer
+(:data:`DOMINANCE`).
 
 Every choice reads the view only (:class:`View`: the shown numbers, flags, covered cells and the
 total); :func:`cpsolve.play.best_games.play_best` keeps the mines in a separate table that only answers reveals.
