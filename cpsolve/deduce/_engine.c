@@ -1379,7 +1379,7 @@ static PyObject *isolated_py(PyObject *self, PyObject *args)
     Run run;
     int status = engine(state, v.shown.buf, off, size, total, NAN, &run);
     int32_t *parent = NULL, *region = NULL, *start = NULL, *order = NULL, *index = NULL;
-    uint8_t *floating = NULL;
+    uint8_t *excluded = NULL;  /* per region: not a candidate */
     Lister l = {0};
     Tree t = {0};
     int ncand = 0, nsol = 0;
@@ -1389,12 +1389,12 @@ static PyObject *isolated_py(PyObject *self, PyObject *args)
         index = malloc(size * sizeof(int32_t));
         start = malloc((size + 2) * sizeof(int32_t));
         order = malloc((size + 1) * sizeof(int32_t));
-        floating = calloc(size + 1, 1);
+        excluded = calloc(size + 1, 1);
         l.value = malloc(size + 1);
         l.need = malloc(run.nwit + 1);
         l.room = malloc((run.nwit + 1) * sizeof(int16_t));
         l.sols = malloc((size_t)(limit + 1) * (size + 1));
-        if (!parent || !region || !index || !start || !order || !floating || !l.value || !l.need || !l.room || !l.sols)
+        if (!parent || !region || !index || !start || !order || !excluded || !l.value || !l.need || !l.room || !l.sols)
             status = NO_MEMORY;
     }
     int32_t nregions = 0, chosen = -1, chosen_sols = 0;
@@ -1422,7 +1422,7 @@ static PyObject *isolated_py(PyObject *self, PyObject *args)
             int32_t r = region_root(parent, (int32_t)i);
             if (region[r] < 0) region[r] = nregions++;
             region[i] = region[r];
-            if (w->box_of[i] < 0) floating[region[i]] = 1;
+            if (w->box_of[i] < 0) excluded[region[i]] = 1;  /* its floating cells share the rest's mines */
         }
         for (int32_t r = 0; r <= nregions; r++) start[r] = 0;
         for (Py_ssize_t i = 0; i < size; i++)
@@ -1437,9 +1437,19 @@ static PyObject *isolated_py(PyObject *self, PyObject *args)
                 order[fill[region[c]]++] = c;
             }
         }
+        /* a region holds whole components: the DP's counts of each (placements with at most the
+         * mines left) rule out at once a region with too many placements or with two counts of mines */
+        for (int32_t k = 0; k < run.ncomp; k++) {
+            int32_t r = region[w->b_cells[8 * (size_t)w->c_boxes[w->c_start[k]]]];
+            const double *poly = w->c_poly + w->c_poly_at[k];
+            double ways = 0.0;
+            int counts = 0;
+            for (int j = 0; j < w->c_len[k]; j++) { ways += poly[j]; counts += poly[j] > 0.0; }
+            if (counts > 1 || ways > limit) excluded[r] = 1;
+        }
         /* the regions whose placements all hold the same count of mines: the one with fewest */
         for (int32_t r = 0; r < nregions && status == OK; r++) {
-            if (floating[r]) continue;  /* its floating cells share the rest's mines */
+            if (excluded[r]) continue;
             int got = region_placements(&l, order + start[r], start[r + 1] - start[r], run.nwit, limit);
             if (got == NO_SOLUTION) status = NO_SOLUTION;
             if (got != OK || l.nsol < 2 || region_mines(&l) < 0) continue;
@@ -1507,7 +1517,7 @@ static PyObject *isolated_py(PyObject *self, PyObject *args)
         }
         if (t.aborted) status = 4;
     }
-    free(parent); free(region); free(index); free(start); free(order); free(floating);
+    free(parent); free(region); free(index); free(start); free(order); free(excluded);
     free(l.value); free(l.need); free(l.room); free(l.sols);
     tree_free(&t);
     PyBuffer_Release(&cells);
