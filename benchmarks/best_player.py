@@ -81,6 +81,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", help="rows to run, as NAME-RULE (expert-classic, 9x9-modern, ...)")
     args = parser.parse_args()
+    from cpsolve.deduce import engine
+
+    if not engine.compiled():  # the Python engine would take hours a row
+        raise SystemExit("the compiled engine (cpsolve/deduce/_engine.c) is not built: pip install -e .")
     store = args.store or default_store()
     Path(store).parent.mkdir(parents=True, exist_ok=True)
     print(f"store {store}; load {os.getloadavg()[0]:.1f}", flush=True)

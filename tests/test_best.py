@@ -314,3 +314,14 @@ def test_an_isolated_region_of_a_game_is_searched_alone_and_exactly():
                      len(position.known_mines) + counts.pop())
     assert advice.guess.win == pytest.approx(float(optimal_win(alone)), abs=1e-12)
     assert all(c.win <= advice.guess.win + 1e-12 for c in advice.candidates)
+
+
+def test_exact_ties_go_to_progress_then_expected_clears_before_the_generator():
+    rng = np.random.default_rng(5)
+    before = rng.bit_generator.state
+    scores, progress, clears = [0.5, 0.7, 0.7, 0.7], [0.9, 0.2, 0.4, 0.4], [9.0, 1.0, 2.0, 3.0]
+    assert best._pick(rng, [10, 11, 12, 13], scores, progress, clears) == 3
+    assert best._pick(rng, [10, 11, 12], scores[:3], progress[:3], clears[:3]) == 2
+    assert rng.bit_generator.state == before  # decided without the generator
+    tied = {best._pick(np.random.default_rng(s), [1, 2], [0.7, 0.7], [0.4, 0.4], [2.0, 2.0]) for s in range(20)}
+    assert tied == {0, 1}  # still tied: the generator draws
