@@ -325,3 +325,34 @@ def test_exact_ties_go_to_progress_then_expected_clears_before_the_generator():
     assert rng.bit_generator.state == before  # decided without the generator
     tied = {best._pick(np.random.default_rng(s), [1, 2], [0.7, 0.7], [0.4, 0.4], [2.0, 2.0]) for s in range(20)}
     assert tied == {0, 1}  # still tied: the generator draws
+
+
+def test_with_the_depth_3_search_on_the_hint_names_it_and_games_stay_honest(monkeypatch):
+    """The depth-3 search is off by default (it did not pay); turned on, the guess is the best deep score,
+    the reason says so, and every move stays certain or an exactly weighed guess."""
+    from pathlib import Path
+
+    from cpsolve.formats.puzzle import read_puzzle
+
+    monkeypatch.setattr(best, "DEEP_CANDIDATES", 6)
+    path = Path(__file__).resolve().parent.parent / "examples" / "best" / "expert_midgame.txt"
+    advice = best.advise(read_puzzle(str(path)).position)
+    assert advice.reason == "deep" and advice.guess.deep is not None
+    assert all(c.deep is None or c.deep <= advice.guess.deep + 1e-12 for c in advice.candidates)
+    monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)  # the exact searches off: the guesses are the look-ahead's
+    monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
+    reasons = []
+    decide = best.decide
+
+    def noted(view, rng, deadline=None):
+        decision = decide(view, rng, deadline)
+        reasons.append(decision.reason)
+        return decision
+
+    monkeypatch.setattr(best_games, "decide", noted)
+    settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
+    for k in range(6):
+        mines = draw_board(settings, np.random.default_rng([41, k]))
+        game = best_games.play_best(mines, (0, 0), np.random.default_rng([41, k, 1]), record_moves=True)
+        replay_and_check(mines, game)
+    assert reasons.count("deep") >= 5
