@@ -284,3 +284,76 @@ def test_without_the_compiled_engine_the_python_one_plays_honest_games(monkeypat
         replay_and_check(mines, game)
         guesses += game.guesses
     assert guesses > 0
+
+
+def test_an_isolated_region_of_a_game_is_searched_alone_and_exactly():
+    """An expert game's position (examples/best/isolated_region.txt): the pocket at the bottom left
+    plays alone while the right side has far too many placements for the endgame search; the guess
+    is in the pocket and wins it as often as its full game tree (brute force)."""
+    from pathlib import Path
+
+    from cpsolve.deduce import engine
+    from cpsolve.deduce.view import View
+    from cpsolve.formats.puzzle import read_puzzle
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "best" / "isolated_region.txt"
+    position = read_puzzle(str(path)).position
+    advice = best.advise(position)
+    assert advice.reason == "isolated" and advice.solutions > best.ENDGAME_SOLUTIONS
+    view = View.from_position(position)
+    pocket = next(
+        {view.grid.cell(i) for i in region}
+        for region in engine.regions_py(view.state, view.offsets)
+        if view.grid.index(*advice.guess.cell) in region
+    )
+    assert len(pocket) < 10
+    near = {c: n for c, n in position.clues.items() if any(x in pocket for x in neighbours(c))}
+    alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(pocket), None)
+    counts = {len(s) for s in placements(alone)}
+    assert len(counts) == 1  # the pocket's numbers fix its count of mines
+    alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(pocket),
+                     len(position.known_mines) + counts.pop())
+    assert advice.guess.win == pytest.approx(float(optimal_win(alone)), abs=1e-12)
+    assert all(c.win <= advice.guess.win + 1e-12 for c in advice.candidates)
+
+
+def test_exact_ties_go_to_progress_then_expected_clears_before_the_generator():
+    rng = np.random.default_rng(5)
+    before = rng.bit_generator.state
+    scores, progress, clears = [0.5, 0.7, 0.7, 0.7], [0.9, 0.2, 0.4, 0.4], [9.0, 1.0, 2.0, 3.0]
+    assert best._pick(rng, [10, 11, 12, 13], scores, progress, clears) == 3
+    assert best._pick(rng, [10, 11, 12], scores[:3], progress[:3], clears[:3]) == 2
+    assert rng.bit_generator.state == before  # decided without the generator
+    tied = {best._pick(np.random.default_rng(s), [1, 2], [0.7, 0.7], [0.4, 0.4], [2.0, 2.0]) for s in range(20)}
+    assert tied == {0, 1}  # still tied: the generator draws
+
+
+def test_with_the_depth_3_search_on_the_hint_names_it_and_games_stay_honest(monkeypatch):
+    """The depth-3 search is off by default (it did not pay); turned on, the guess is the best deep score,
+    the reason says so, and every move stays certain or an exactly weighed guess."""
+    from pathlib import Path
+
+    from cpsolve.formats.puzzle import read_puzzle
+
+    monkeypatch.setattr(best, "DEEP_CANDIDATES", 6)
+    path = Path(__file__).resolve().parent.parent / "examples" / "best" / "expert_midgame.txt"
+    advice = best.advise(read_puzzle(str(path)).position)
+    assert advice.reason == "deep" and advice.guess.deep is not None
+    assert all(c.deep is None or c.deep <= advice.guess.deep + 1e-12 for c in advice.candidates)
+    monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)  # the exact searches off: the guesses are the look-ahead's
+    monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
+    reasons = []
+    decide = best.decide
+
+    def noted(view, rng, deadline=None):
+        decision = decide(view, rng, deadline)
+        reasons.append(decision.reason)
+        return decision
+
+    monkeypatch.setattr(best_games, "decide", noted)
+    settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
+    for k in range(6):
+        mines = draw_board(settings, np.random.default_rng([41, k]))
+        game = best_games.play_best(mines, (0, 0), np.random.default_rng([41, k, 1]), record_moves=True)
+        replay_and_check(mines, game)
+    assert reasons.count("deep") >= 5

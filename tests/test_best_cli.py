@@ -121,7 +121,7 @@ def test_hint_json_guess_is_the_exact_safest_choice_reported(runner):
     exact = probabilities_of(weigh(position))
     row, col = guess["cell"]
     assert Fraction(guess["safety_exact"]) == 1 - exact[(row - 1, col - 1)]
-    assert guess["reason"] in {"lookahead", "endgame", "forced"}
+    assert guess["reason"] in {"lookahead", "deep", "endgame", "isolated", "forced"}
     assert answer["candidates"][0]["cell"] == guess["cell"]
     for candidate in answer["candidates"]:
         r, c = candidate["cell"]
@@ -211,3 +211,12 @@ def test_stats_best_matches_the_games_played_one_by_one():
 def test_stats_best_refuses_no_total(runner):
     result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--games", "3", "--player", "best", "--no-total"])
     assert result.exit_code == 2 and "always knows the total" in result.stderr
+
+
+def test_hint_says_when_an_isolated_region_decides(runner):
+    path = str(EXAMPLES / "best" / "isolated_region.txt")
+    text = runner.invoke(app, ["hint", path])
+    assert text.exit_code == 0 and "why: isolated region: exact game-tree search" in text.stdout
+    answer = json.loads(runner.invoke(app, ["hint", path, "--format", "json"]).stdout)
+    assert answer["guess"]["reason"] == "isolated" and answer["guess"]["win"] == pytest.approx(2 / 3)
+    assert answer["guess"]["cell"][0] >= 14 and answer["guess"]["cell"][1] <= 4  # in the pocket at the bottom left

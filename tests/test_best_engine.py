@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from bruteforce_best import optimal_win, placements
-from bruteforce_puzzle import random_puzzle
+from bruteforce_puzzle import neighbours, random_puzzle
 
 from cpsolve.cell_states import COVERED
 from cpsolve.deduce import Position, engine
@@ -110,8 +110,8 @@ def test_compiled_endgame_finds_the_optimal_win_chance_of_every_guess():
         assert (status, count, solutions) == (status_py, count_py, solutions_py)
         if status != engine.OK or count == 0:  # no solution, or nothing covered but mines
             continue
-        assert dict(zip(cells[:count].tolist(), values[:count].tolist())) == pytest.approx(
-            dict(zip(cells_py[:count].tolist(), values_py[:count].tolist())), abs=1e-12)
+        assert dict(zip(cells[:count].tolist(), values[:count].tolist(), strict=True)) == pytest.approx(
+            dict(zip(cells_py[:count].tolist(), values_py[:count].tolist(), strict=True)), abs=1e-12)
         # the best guess's value is the position's optimal win chance (full game tree, brute force)
         assert values[:count].max() == pytest.approx(float(optimal_win(position)), abs=1e-12)
         checked += 1
@@ -125,8 +125,9 @@ def test_endgame_reports_too_many_solutions_and_a_spent_budget():
     position = Position(4, 4, {}, frozenset(), frozenset((r, c) for r in range(4) for c in range(4)), total=3)
     view = View.from_position(position)
     cells, values = np.zeros(len(view.state), dtype=np.int64), np.zeros(len(view.state))
-    assert _best_engine.endgame(view.state, view.shown, view.offsets, 3, 100, 10**6, cells, values)[0] == engine.TOO_WIDE
-    assert _best_engine.endgame(view.state, view.shown, view.offsets, 3, 1000, 10, cells, values)[0] == engine.OUT_OF_BUDGET
+    args = (view.state, view.shown, view.offsets, 3)
+    assert _best_engine.endgame(*args, 100, 10**6, cells, values)[0] == engine.TOO_WIDE
+    assert _best_engine.endgame(*args, 1000, 10, cells, values)[0] == engine.OUT_OF_BUDGET
 
 
 def test_weights_agree_with_ms_toollib_on_game_positions():
@@ -152,3 +153,111 @@ def test_weights_agree_with_ms_toollib_on_game_positions():
             assert mine[view.grid.index(r, c)] == pytest.approx(theirs[r][c], abs=1e-9)
         checked += 1
     assert checked == 40
+
+
+def random_views(count: int, seed: int, max_unknown: int, with_total: float = 1.0):
+    return [(p, View.from_position(p)) for p in random_positions(count, seed, max_unknown, with_total)]
+
+
+@compiled
+def test_compiled_isolated_region_search_equals_the_python_one():
+    from cpsolve.deduce import _engine as _best_engine
+
+    found = 0
+    for _, view in random_views(1500, seed=41, max_unknown=12):
+        size = len(view.state)
+        cells, values = np.zeros(size, dtype=np.int64), np.zeros(size)
+        cells_py, values_py = np.zeros(size, dtype=np.int64), np.zeros(size)
+        args = (view.state, view.shown, view.offsets, view.total, 5000, 10**8)
+        answer = _best_engine.isolated(*args, cells, values)
+        assert answer == engine.isolated_py(*args, cells_py, values_py)
+        status, count, _ = answer
+        if status == engine.OK:
+            found += 1
+            assert dict(zip(cells[:count].tolist(), values[:count].tolist(), strict=True)) == pytest.approx(
+                dict(zip(cells_py[:count].tolist(), values_py[:count].tolist(), strict=True)), abs=1e-12)
+    assert found > 100
+
+
+def test_an_isolated_region_plays_alone():
+    """Brute force: the whole position's optimal win chance is the region's times the rest's, and
+    the best guess the region search finds wins the region as often as its full game tree."""
+    checked = 0
+    for position, view in random_views(1500, seed=43, max_unknown=10):
+        size = len(view.state)
+        cells, values = np.zeros(size, dtype=np.int64), np.zeros(size)
+        status, count, solutions = engine.isolated(view.state, view.shown, view.offsets, view.total, 5000, 10**8,
+                                                   cells, values)
+        if status != engine.OK:
+            continue
+        region = next(set(r) for r in engine.regions_py(view.state, view.offsets) if int(cells[0]) in r)
+        inside = {view.grid.cell(i) for i in region}
+        near = {c: n for c, n in position.clues.items() if any(x in inside for x in neighbours(c))}
+        alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(inside), None)
+        mines = {len(s) for s in placements(alone)}
+        assert len(mines) == 1 and len(placements(alone)) == solutions  # a fixed count of mines
+        alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(inside),
+                         len(position.known_mines) + mines.pop())
+        rest = Position(position.rows, position.cols, {c: n for c, n in position.clues.items() if c not in near},
+                        position.known_mines, position.unknown - inside, position.total - (alone.total
+                                                                                           - len(position.known_mines)))
+        assert values[:count].max() == pytest.approx(float(optimal_win(alone)), abs=1e-12)
+        assert optimal_win(position) == optimal_win(alone) * optimal_win(rest)
+        checked += 1
+    assert checked > 40
+
+
+@compiled
+def test_compiled_deep_search_equals_the_python_one():
+    from cpsolve.deduce import _engine as _best_engine
+
+    checked = spent = 0
+    for position, view in random_views(300, seed=47, max_unknown=10, with_total=0.7):
+        cells = np.array([view.grid.index(*c) for c in sorted(position.unknown)][:5], dtype=np.int64)
+        if not len(cells):
+            continue
+        for prune in (False, True):
+            ours, theirs = np.zeros(len(cells)), np.zeros(len(cells))
+            args = (view.state, view.shown, view.offsets, view.total, cells, 0.2, 50, 3, 10**6, prune)
+            status = _best_engine.deep(*args, ours)
+            assert status == engine.deep_py(*args, theirs)
+            if status != engine.OK:
+                continue
+            if prune:  # pruned candidates are -1; the best is the same
+                assert ours.max() == pytest.approx(theirs.max(), abs=1e-12)
+            else:
+                np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+                checked += 1
+        # a budget of a few positions runs out in both alike
+        args = (view.state, view.shown, view.offsets, view.total, cells, 0.2, 50, 3, 7, False)
+        status = _best_engine.deep(*args, np.zeros(len(cells)))
+        assert status == engine.deep_py(*args, np.zeros(len(cells)))
+        spent += status == engine.OUT_OF_BUDGET
+    assert checked > 150 and spent > 30
+
+
+def test_deep_search_is_the_expectimax_of_two_guesses():
+    """Brute force over placements: with every cell tried, the deep score of a guess is the
+    expectimax of it and the best next guess with the look-ahead's leaf values below; with
+    floating cells represented by a few, it is never above that."""
+    from bruteforce_best import deep_score
+
+    blend = Fraction(1, 5)
+    exact = bounded = 0
+    for position, view in random_views(120, seed=53, max_unknown=8, with_total=1.0):
+        if not placements(position) or not position.unknown:
+            continue
+        cells = np.array([view.grid.index(*c) for c in sorted(position.unknown)][:3], dtype=np.int64)
+        out = np.zeros(len(cells))
+        assert engine.deep(view.state, view.shown, view.offsets, view.total, cells, 0.2, 100, 2, 10**6, False,
+                           out) == engine.OK
+        floating = any(all(n not in position.clues for n in neighbours(c)) for c in position.unknown)
+        for i, cell in enumerate(cells.tolist()):
+            oracle = float(deep_score(position, view.grid.cell(cell), blend))
+            if floating:
+                assert out[i] <= oracle + 1e-12
+                bounded += 1
+            else:
+                assert out[i] == pytest.approx(oracle, abs=1e-12)
+                exact += 1
+    assert exact > 40 and bounded > 10

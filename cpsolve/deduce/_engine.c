@@ -1,5 +1,6 @@
 /* The best player's hot loops in C: mine probabilities of a player's view, the look-ahead over a
- * candidate guess's possible numbers, and the exact game-tree search of an endgame.
+ * candidate guess's possible numbers, the exact game-tree search of an endgame and of an isolated
+ * region, and the depth-3 look-ahead.
  *
  * Everything here reads the view only: `state` (cpsolve/cell_states.py numbers on a flat padded
  * board: covered, cleared, flagged, absent) and `shown` (the number of each cleared cell; the
@@ -1361,6 +1362,484 @@ static PyObject *backbone_py(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ---- isolated regions: an exact game tree over a part of the board that plays alone ----------- */
+
+/* A region is a set of covered cells closed under two links: covered cells next to each other, and
+ * covered cells next to the same number. No reveal outside a region can show anything about it
+ * (every covered neighbour of its cells, and of its numbers' cells, is in it), nor a reveal inside
+ * it anything outside. When every placement of the region's own numbers puts the same count of
+ * mines in it, the total does not link it to the rest either: the placements of the whole board
+ * are those of the region times those of the rest, a game is won when both parts are, and the
+ * best play of the region is the best play of the board however the rest is played. So its game
+ * tree can be searched alone, exactly, while the whole board has far too many placements. */
+
+static int32_t region_root(int32_t *parent, int32_t x)
+{
+    while (parent[x] != x) { parent[x] = parent[parent[x]]; x = parent[x]; }
+    return x;
+}
+
+/* Join two cells' regions; the root is the region's least cell, so regions are met in that order. */
+static void region_join(int32_t *parent, int32_t a, int32_t b)
+{
+    a = region_root(parent, a);
+    b = region_root(parent, b);
+    if (a < b) parent[b] = a;
+    else if (b < a) parent[a] = b;
+}
+
+/* List the placements of one region's cells (`cells`, n of them, in DP order) under its numbers
+ * alone, at most `limit`, into l (l->sols, l->nsol; l->too_many past the limit). The witnesses'
+ * counters come from the engine run W holds. */
+static int region_placements(Lister *l, const int32_t *cells, int32_t n, int32_t nwit, int limit)
+{
+    Work *w = &W;
+    l->cell = cells;
+    l->ncov = n;
+    l->nsol = 0;
+    l->limit = limit;
+    l->total_left = -1;
+    l->too_many = 0;
+    for (int32_t j = 0; j < nwit; j++) {
+        l->need[j] = w->w_need[j];
+        l->room[j] = 0;
+        for (int q = 0; q < w->w_nbox[j]; q++) l->room[j] += w->b_size[w->w_boxes[8 * (size_t)j + q]];
+    }
+    list_solutions(l, 0, 0);
+    return l->too_many ? TOO_WIDE : l->nsol ? OK : NO_SOLUTION;
+}
+
+/* The mine count every placement listed in l shares, or -1 when they differ. */
+static int region_mines(const Lister *l)
+{
+    int count = -1;
+    for (int32_t s = 0; s < l->nsol; s++) {
+        int m = 0;
+        for (int32_t c = 0; c < l->ncov; c++) m += l->sols[(size_t)s * l->ncov + c];
+        if (count >= 0 && m != count) return -1;
+        count = m;
+    }
+    return count;
+}
+
+/* isolated(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)
+ *
+ * The isolated region with the fewest placements (at least two, at most `limit`; ties: the region
+ * whose least cell comes first), and for each of its cells that is not a mine in all of them, the
+ * chance of winning the region with best play after guessing it now. status 0 done, 1 no solution,
+ * 2 no region qualifies, 4 the search's budget ran out. */
+static PyObject *isolated_py(PyObject *self, PyObject *args)
+{
+    PyObject *state_obj, *shown_obj, *offsets_obj, *cells_obj, *values_obj;
+    int total, limit;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OOOiiLOO", &state_obj, &shown_obj, &offsets_obj, &total, &limit, &budget, &cells_obj,
+                          &values_obj))
+        return NULL;
+    Views v;
+    if (get_view(state_obj, shown_obj, offsets_obj, &v, "isolated") < 0) return NULL;
+    Py_buffer cells, values;
+    if (get_buffer(cells_obj, &cells, 1, 8, "cells_out") < 0) { release(&v); return NULL; }
+    if (get_buffer(values_obj, &values, 1, 8, "values_out") < 0) { PyBuffer_Release(&cells); release(&v); return NULL; }
+    if (limit < 1 || limit > 1 << 16 || budget < 1) {
+        PyErr_SetString(PyExc_ValueError, "isolated: limit must be from 1 to 65536 and budget positive");
+        PyBuffer_Release(&cells); PyBuffer_Release(&values); release(&v);
+        return NULL;
+    }
+    Py_ssize_t size = v.state.len, room = cells.len / 8 < values.len / 8 ? cells.len / 8 : values.len / 8;
+    const uint8_t *state = v.state.buf;
+    const int64_t *off = v.offsets.buf;
+    Run run;
+    int status = engine(state, v.shown.buf, off, size, total, NAN, &run);
+    int32_t *parent = NULL, *region = NULL, *start = NULL, *order = NULL, *index = NULL;
+    uint8_t *excluded = NULL;  /* per region: not a candidate */
+    Lister l = {0};
+    Tree t = {0};
+    int ncand = 0, nsol = 0;
+    if (status == OK) {
+        parent = malloc(size * sizeof(int32_t));
+        region = malloc(size * sizeof(int32_t));
+        index = malloc(size * sizeof(int32_t));
+        start = malloc((size + 2) * sizeof(int32_t));
+        order = malloc((size + 1) * sizeof(int32_t));
+        excluded = calloc(size + 1, 1);
+        l.value = malloc(size + 1);
+        l.need = malloc(run.nwit + 1);
+        l.room = malloc((run.nwit + 1) * sizeof(int16_t));
+        l.sols = malloc((size_t)(limit + 1) * (size + 1));
+        if (!parent || !region || !index || !start || !order || !excluded || !l.value || !l.need || !l.room || !l.sols)
+            status = NO_MEMORY;
+    }
+    int32_t nregions = 0, chosen = -1, chosen_sols = 0;
+    if (status == OK) {
+        Work *w = &W;
+        for (Py_ssize_t i = 0; i < size; i++) parent[i] = (int32_t)i;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            if (state[i] != COVERED) continue;
+            for (int k = 0; k < 8; k++)
+                if (state[i + off[k]] == COVERED) region_join(parent, (int32_t)i, (int32_t)(i + off[k]));
+        }
+        for (int32_t j = 0; j < run.nwit; j++) {
+            int32_t at = w->w_cell[j], first = -1;
+            for (int k = 0; k < 8; k++) {
+                int32_t o = (int32_t)(at + off[k]);
+                if (state[o] != COVERED) continue;
+                if (first < 0) first = o;
+                else region_join(parent, first, o);
+            }
+        }
+        /* regions numbered by their least cell; each region's cells listed in the DP's box order */
+        for (Py_ssize_t i = 0; i < size; i++) region[i] = -1;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            if (state[i] != COVERED) continue;
+            int32_t r = region_root(parent, (int32_t)i);
+            if (region[r] < 0) region[r] = nregions++;
+            region[i] = region[r];
+            if (w->box_of[i] < 0) excluded[region[i]] = 1;  /* its floating cells share the rest's mines */
+        }
+        for (int32_t r = 0; r <= nregions; r++) start[r] = 0;
+        for (Py_ssize_t i = 0; i < size; i++)
+            if (region[i] >= 0) start[region[i] + 1]++;
+        for (int32_t r = 0; r < nregions; r++) start[r + 1] += start[r];
+        int32_t *fill = index;  /* borrowed as the fill counters */
+        for (int32_t r = 0; r < nregions; r++) fill[r] = start[r];
+        for (int32_t pos = 0; pos < w->c_start[run.ncomp]; pos++) {
+            int32_t b = w->c_boxes[pos];
+            for (int q = 0; q < w->b_size[b]; q++) {
+                int32_t c = w->b_cells[8 * (size_t)b + q];
+                order[fill[region[c]]++] = c;
+            }
+        }
+        /* a region holds whole components: the DP's counts of each (placements with at most the
+         * mines left) rule out at once a region with too many placements or with two counts of mines */
+        for (int32_t k = 0; k < run.ncomp; k++) {
+            int32_t r = region[w->b_cells[8 * (size_t)w->c_boxes[w->c_start[k]]]];
+            const double *poly = w->c_poly + w->c_poly_at[k];
+            double ways = 0.0;
+            int counts = 0;
+            for (int j = 0; j < w->c_len[k]; j++) { ways += poly[j]; counts += poly[j] > 0.0; }
+            if (counts > 1 || ways > limit) excluded[r] = 1;
+        }
+        /* the regions whose placements all hold the same count of mines: the one with fewest */
+        for (int32_t r = 0; r < nregions && status == OK; r++) {
+            if (excluded[r]) continue;
+            int got = region_placements(&l, order + start[r], start[r + 1] - start[r], run.nwit, limit);
+            if (got == NO_SOLUTION) status = NO_SOLUTION;
+            if (got != OK || l.nsol < 2 || region_mines(&l) < 0) continue;
+            if (chosen < 0 || l.nsol < chosen_sols) { chosen = r; chosen_sols = l.nsol; }
+        }
+        if (status == OK && chosen < 0) status = TOO_WIDE;
+    }
+    if (status == OK) {
+        /* its placements again, and what each of its cells shows in each */
+        int32_t n = start[chosen + 1] - start[chosen];
+        const int32_t *mine_cells = order + start[chosen];
+        region_placements(&l, mine_cells, n, run.nwit, limit);
+        for (Py_ssize_t i = 0; i < size; i++) index[i] = -1;
+        for (int32_t c = 0; c < n; c++) index[mine_cells[c]] = c;
+        t.ncov = n;
+        t.nsol = nsol = l.nsol;
+        t.cell = malloc((n + 1) * sizeof(int32_t));
+        t.val = malloc((size_t)n * l.nsol + 1);
+        if (!t.cell || !t.val || n > room) status = !t.cell || !t.val ? NO_MEMORY : TOO_WIDE;
+        for (int32_t c = 0; status == OK && c < n; c++) {
+            int32_t cell = mine_cells[c], flags = 0, around[8], na = 0;
+            t.cell[c] = cell;
+            for (int k = 0; k < 8; k++) {
+                int64_t o = cell + off[k];
+                if (state[o] == FLAGGED) flags++;
+                else if (state[o] == COVERED) around[na++] = index[o];
+            }
+            for (int32_t s = 0; s < l.nsol; s++) {
+                const uint8_t *sol = l.sols + (size_t)s * n;
+                int value = flags;
+                for (int q = 0; q < na; q++) value += sol[around[q]];
+                t.val[(size_t)c * l.nsol + s] = sol[c] ? MINE_VALUE : (uint8_t)value;
+            }
+        }
+    }
+    if (status == OK) {
+        t.words = (t.nsol + 63) / 64;
+        t.memo_size = 1024;
+        while (t.memo_size < (size_t)budget / 16 && t.memo_size < (1u << 18)) t.memo_size *= 2;
+        t.memo_keys = malloc(t.memo_size * t.words * 8);
+        t.memo_val = malloc(t.memo_size * sizeof(double));
+        t.memo_used = calloc(t.memo_size, 1);
+        t.arena_size = (size_t)(t.ncov + 4) * (t.words + t.ncov + t.nsol) * 4 + 4096;
+        t.arena = malloc(t.arena_size * 8);
+        t.budget = budget;
+        if (!t.memo_keys || !t.memo_val || !t.memo_used || !t.arena) status = NO_MEMORY;
+    }
+    if (status == OK) {
+        uint64_t *all = take(&t, t.words);
+        int32_t *member = (int32_t *)take(&t, (t.nsol + 1) / 2 + 1);
+        int32_t *living = (int32_t *)take(&t, (t.ncov + 1) / 2 + 1);
+        memset(all, 0, t.words * 8);
+        for (int32_t s = 0; s < t.nsol; s++) { all[s >> 6] |= 1ull << (s & 63); member[s] = s; }
+        for (int32_t c = 0; c < t.ncov; c++) living[c] = c;
+        int64_t *out_cells = cells.buf;
+        double *out_values = values.buf;
+        for (int32_t c = 0; c < t.ncov && !t.aborted; c++) {
+            const uint8_t *val = t.val + (size_t)c * t.nsol;
+            int mines = 0;
+            for (int32_t s = 0; s < t.nsol; s++) mines += val[s] == MINE_VALUE;
+            if (mines == t.nsol) continue;
+            out_cells[ncand] = t.cell[c];
+            out_values[ncand] = guess_value(&t, c, member, t.nsol, living, t.ncov, -1.0);
+            ncand++;
+        }
+        if (t.aborted) status = 4;
+    }
+    free(parent); free(region); free(index); free(start); free(order); free(excluded);
+    free(l.value); free(l.need); free(l.room); free(l.sols);
+    tree_free(&t);
+    PyBuffer_Release(&cells);
+    PyBuffer_Release(&values);
+    release(&v);
+    if (status == NO_MEMORY) return PyErr_NoMemory();
+    if (status != OK) ncand = 0;
+    return Py_BuildValue("iii", status, ncand, status == OK || status == 4 ? nsol : 0);
+}
+
+/* ---- the depth-3 look-ahead: expectimax over two guesses, the survival score at the leaves ---- */
+
+/* The look-ahead (lookahead above) scores a guess c by its chance of surviving this click and the
+ * next: over the numbers n it may show, the chance it is safe and shows n times the next
+ * position's *leaf value*, (1 - blend) x its safest cell's safety + blend x the next safest's (a
+ * certainly safe cell counts as safety 1). The deeper search replaces that leaf value, in each
+ * position with no certain move, by the best such score over the position's own guesses: the
+ * expectimax of two guesses with the same leaf value below them. A position with a certain move
+ * keeps its leaf value (its next click is free).
+ *
+ * The inner guesses of a position are its covered cells next to a number, safest first (ties by
+ * index), and up to `floating_reps` floating cells: for each count of covered neighbours, the
+ * first cell with that count, fewest first (floating cells differ only by their neighbourhood).
+ * A guess scores at most its safety, so once the next is no safer than the best score found the
+ * rest cannot win, and at most `inner_limit` are scored. */
+
+typedef struct { double safety; int32_t cell; int32_t rank; } Ranked;
+
+static int ranked_order(const void *a, const void *b)
+{
+    const Ranked *x = a, *y = b;
+    if (x->safety != y->safety) return x->safety > y->safety ? -1 : 1;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    return x->cell < y->cell ? -1 : x->cell > y->cell;
+}
+
+typedef struct {
+    const int64_t *off;
+    ptrdiff_t size;
+    int total;
+    double log_ref, blend;
+    int inner_limit, floating_reps;
+    long long runs, budget;   /* engine runs made, and the most allowed */
+} Deep;
+
+/* The leaf value of the position the last engine run left in W; `certain` when it has a certain
+ * move, or is won (every covered cell a mine: the value is 1). */
+static double leaf_value(const Run *run, double blend, int *certain)
+{
+    Work *w = &W;
+    int open = run->floating > 0 && run->float_safe > 0.0;
+    for (int32_t b = 0; b < run->nbox && !open; b++) open = w->b_safe[b] > 0.0;
+    if (!open) { *certain = 1; return 1.0; }
+    Summary sum = summarise(run);
+    *certain = sum.clears > 0;
+    return (1 - blend) * sum.best + blend * sum.second;
+}
+
+/* The score of guessing `cell` in the position st/sh whose count is `count` (relative to
+ * d->log_ref): over its numbers, the chance of each times the leaf value of what follows. */
+static int guess_score(Deep *d, uint8_t *st, uint8_t *sh, int64_t cell, double count, double *score)
+{
+    int flags = 0, covered = 0;
+    for (int k = 0; k < 8; k++) {
+        uint8_t s = st[cell + d->off[k]];
+        if (s == FLAGGED) flags++;
+        else if (s == COVERED) covered++;
+    }
+    double total = 0.0;
+    int status = OK;
+    st[cell] = CLEARED;
+    for (int n = flags; n <= flags + covered; n++) {
+        if (++d->runs > d->budget) { status = 4; break; }
+        sh[cell] = (uint8_t)n;
+        Run run;
+        int got = engine(st, sh, d->off, d->size, d->total, d->log_ref, &run);
+        if (got == NO_SOLUTION) continue;
+        if (got != OK) { status = got; break; }
+        int certain;
+        total += run.count / count * leaf_value(&run, d->blend, &certain);
+    }
+    st[cell] = COVERED;
+    sh[cell] = 0;
+    *score = total;
+    return status;
+}
+
+/* The value of the position st/sh (just run into W as `run`): its leaf value when it has a certain
+ * move, else the best score of its inner guesses. */
+static int position_value(Deep *d, uint8_t *st, uint8_t *sh, const Run *run, double *value)
+{
+    Work *w = &W;
+    int certain;
+    double leaf = leaf_value(run, d->blend, &certain);
+    if (certain) { *value = leaf; return OK; }
+    /* the inner guesses, read out of W before the next runs overwrite it */
+    int32_t ncells = 0;
+    for (int32_t b = 0; b < run->nbox; b++) ncells += w->b_size[b];
+    Ranked *ranked = malloc(((size_t)ncells + d->floating_reps + 1) * sizeof(Ranked));
+    if (!ranked) return NO_MEMORY;
+    int32_t n = 0;
+    for (int32_t b = 0; b < run->nbox; b++)
+        for (int q = 0; q < w->b_size[b]; q++)
+            ranked[n++] = (Ranked){w->b_safe[b] / run->count, w->b_cells[8 * (size_t)b + q], 0};
+    if (run->floating && d->floating_reps > 0) {
+        int32_t first[9];
+        for (int k = 0; k < 9; k++) first[k] = -1;
+        for (ptrdiff_t i = 0; i < d->size; i++) {
+            if (st[i] != COVERED || w->box_of[i] >= 0) continue;
+            int room = 0;
+            for (int k = 0; k < 8; k++) room += st[i + d->off[k]] == COVERED;
+            if (first[room] < 0) first[room] = (int32_t)i;
+        }
+        int taken = 0;
+        for (int k = 0; k < 9 && taken < d->floating_reps; k++) {
+            if (first[k] < 0) continue;
+            ranked[n++] = (Ranked){run->float_safe / run->count, first[k], 1 + k};
+            taken++;
+        }
+    }
+    qsort(ranked, n, sizeof(Ranked), ranked_order);
+    double count = run->count, best = 0.0;
+    int status = OK;
+    for (int32_t q = 0; q < n && q < d->inner_limit; q++) {
+        if (ranked[q].safety <= best) break;  /* a guess scores at most its safety */
+        double score;
+        status = guess_score(d, st, sh, ranked[q].cell, count, &score);
+        if (status != OK) break;
+        if (score > best) best = score;
+    }
+    free(ranked);
+    *value = best;
+    return status;
+}
+
+/* deep(state, shown, offsets, total, candidates, blend, inner_limit, floating_reps, budget, prune, out) -> status
+ *
+ * For each candidate guess c: out[c] = over the numbers n it may show, the chance it is safe and
+ * shows n, times the value of the position that follows (its leaf value when it has a certain
+ * move, else its best inner guess's score). With `prune`, the candidates are taken in the order
+ * given and a candidate whose bound cannot beat the best so far gets -1. status 0 done, 1 no
+ * solution, 4 more than `budget` engine runs were needed. */
+static PyObject *deep_py(PyObject *self, PyObject *args)
+{
+    PyObject *state, *shown, *offsets, *cand_obj, *out_obj;
+    int total, inner_limit, floating_reps, prune;
+    double blend;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OOOiOdiiLpO", &state, &shown, &offsets, &total, &cand_obj, &blend, &inner_limit,
+                          &floating_reps, &budget, &prune, &out_obj))
+        return NULL;
+    Views v;
+    if (get_view(state, shown, offsets, &v, "deep") < 0) return NULL;
+    Py_buffer cand, out;
+    if (get_buffer(cand_obj, &cand, 0, 8, "candidates") < 0) { release(&v); return NULL; }
+    if (get_buffer(out_obj, &out, 1, 8, "out") < 0) { PyBuffer_Release(&cand); release(&v); return NULL; }
+    Py_ssize_t size = v.state.len, ncand = cand.len / 8;
+    const int64_t *cells = cand.buf;
+    const char *error = out.len < 8 * ncand ? "out is too short" : NULL;
+    if (!error && (inner_limit < 1 || floating_reps < 0 || budget < 1))
+        error = "inner_limit and budget must be positive, floating_reps not negative";
+    for (Py_ssize_t c = 0; !error && c < ncand; c++)
+        if (cells[c] < 0 || cells[c] >= size || ((const uint8_t *)v.state.buf)[cells[c]] != COVERED)
+            error = "a candidate is not a covered cell";
+    uint8_t *st = error ? NULL : malloc(size), *sh = error ? NULL : malloc(size);
+    if (error) {
+        PyErr_Format(PyExc_ValueError, "deep: %s", error);
+        PyBuffer_Release(&cand); PyBuffer_Release(&out); release(&v);
+        return NULL;
+    }
+    if (!st || !sh) {
+        free(st); free(sh); PyBuffer_Release(&cand); PyBuffer_Release(&out); release(&v);
+        return PyErr_NoMemory();
+    }
+    memcpy(st, v.state.buf, size);
+    memcpy(sh, v.shown.buf, size);
+    double *o = out.buf;
+    for (Py_ssize_t c = 0; c < ncand; c++) o[c] = -1.0;
+    Run base;
+    int status = engine(st, sh, v.offsets.buf, size, total, NAN, &base);
+    Deep d = {v.offsets.buf, size, total, base.log_ref, blend, inner_limit, floating_reps, 0, budget};
+    double best = -1.0, base_count = base.count;
+    for (Py_ssize_t c = 0; status == OK && c < ncand; c++) {
+        int64_t cell = cells[c];
+        int flags = 0, covered = 0;
+        for (int k = 0; k < 8; k++) {
+            uint8_t s = st[cell + d.off[k]];
+            if (s == FLAGGED) flags++;
+            else if (s == COVERED) covered++;
+        }
+        /* each number's chance and bound first (a position's value is at most its safest cell's
+         * safety, or its leaf value when that is exact), then the values, likeliest first */
+        double chance[9] = {0}, bound[9] = {0}, value[9] = {0};
+        int exact[9] = {0};
+        st[cell] = CLEARED;
+        for (int n = flags; n <= flags + covered && status == OK; n++) {
+            if (++d.runs > d.budget) { status = 4; break; }
+            sh[cell] = (uint8_t)n;
+            Run run;
+            int got = engine(st, sh, d.off, size, total, d.log_ref, &run);
+            if (got == NO_SOLUTION) continue;
+            if (got != OK) { status = got; break; }
+            chance[n] = run.count / base_count;
+            int certain;
+            double leaf = leaf_value(&run, blend, &certain);
+            Summary sum = summarise(&run);
+            exact[n] = certain;
+            bound[n] = certain ? leaf : sum.best;
+            value[n] = leaf;
+        }
+        double reach = 0.0, sure = 0.0;
+        for (int n = 0; n < 9; n++) { reach += chance[n] * bound[n]; if (exact[n]) sure += chance[n] * value[n]; }
+        double got_value = sure, left = reach - sure;
+        int pruned = 0;
+        for (int pass = 0; pass < 9 && status == OK; pass++) {
+            /* the likeliest number not yet valued */
+            int n = -1;
+            for (int k = 0; k < 9; k++)
+                if (chance[k] > 0 && !exact[k] && (n < 0 || chance[k] > chance[n])) n = k;
+            if (n < 0) break;
+            if (prune && got_value + left <= best) { pruned = 1; break; }
+            sh[cell] = (uint8_t)n;
+            Run run;
+            if (++d.runs > d.budget) { status = 4; break; }
+            int got = engine(st, sh, d.off, size, total, d.log_ref, &run);
+            if (got != OK) { status = got; break; }
+            double inner;
+            status = position_value(&d, st, sh, &run, &inner);
+            got_value += chance[n] * inner;
+            left -= chance[n] * bound[n];
+            exact[n] = 1;
+        }
+        st[cell] = COVERED;
+        sh[cell] = 0;
+        if (status != OK) break;
+        if (!pruned) {
+            o[c] = got_value;
+            if (got_value > best) best = got_value;
+        }
+    }
+    free(st);
+    free(sh);
+    PyBuffer_Release(&cand);
+    PyBuffer_Release(&out);
+    release(&v);
+    if (status == NO_MEMORY) return PyErr_NoMemory();
+    return PyLong_FromLong(status);
+}
+
 static PyMethodDef methods[] = {
     {"weights", weights_py, METH_VARARGS,
      "weights(state, shown, offsets, total, mine_out, safe_out[, placement_out]) -> (status, log_count)\n\n"
@@ -1381,6 +1860,16 @@ static PyMethodDef methods[] = {
      "The frontier's backbone without the total, by flip searches steered by one placement (a byte per\n"
      "cell, 1 on its mines); the answer depends on the numbers alone. status 0 done, 1 a search spent\n"
      "its budget (nothing listed), 2 the placement does not fit the numbers."},
+    {"isolated", isolated_py, METH_VARARGS,
+     "isolated(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)\n\n"
+     "The isolated region (no reveal elsewhere tells anything of it, its mine count is fixed) with the fewest\n"
+     "placements (2 to limit): each of its uncertain cells' chance of winning the region when guessed now and\n"
+     "played best after. status 0 done, 1 no solution, 2 no region qualifies, 4 budget out."},
+    {"deep", deep_py, METH_VARARGS,
+     "deep(state, shown, offsets, total, candidates, blend, inner_limit, floating_reps, budget, prune, out) -> status\n\n"
+     "The depth-3 look-ahead: for each candidate, over its numbers, the chance times the value of the position that\n"
+     "follows (the look-ahead's leaf value when it has a certain move, else its best guess's look-ahead score).\n"
+     "With prune, candidates whose bound cannot beat an earlier one get -1. status 0 done, 1 no solution, 4 budget out."},
     {NULL, NULL, 0, NULL},
 };
 

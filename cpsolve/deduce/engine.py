@@ -13,6 +13,11 @@ cell), the eight neighbour ``offsets`` and the total number of mines (-1 when un
 - :func:`backbone`: the frontier's certain cells without the total, by flip searches steered by one
   placement (``cpsolve/deduce/_backbone.h``; the perfect player's step, which the compiled players
   run inside their game loop).
+- :func:`deep`: the look-ahead one guess deeper (an expectimax over two guesses, the look-ahead's
+  score at the leaves), for a few candidates.
+- :func:`isolated`: the same search over an *isolated region* only (a part of the board no reveal
+  elsewhere tells anything about, with a fixed count of mines), however many solutions the whole
+  board has.
 
 The compiled functions count in doubles; the Python ones here count exactly with
 :func:`cpsolve.deduce.weigh` (one solution by :func:`cpsolve.deduce.solution_of`) and enumerate
@@ -26,13 +31,17 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
+from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.deduce.view import View, view_position
 from cpsolve.grid import PaddedGrid
+
+if TYPE_CHECKING:
+    from cpsolve.deduce.analysis import Weights
 
 __all__ = [
     "OK",
@@ -46,9 +55,13 @@ __all__ = [
     "lookahead",
     "endgame",
     "backbone",
+    "isolated",
+    "deep",
     "weights_py",
     "lookahead_py",
     "endgame_py",
+    "isolated_py",
+    "deep_py",
 ]
 
 #: Outcomes of the engine's functions (the same numbers as the C file's).
@@ -224,6 +237,207 @@ def endgame_py(
     return OK, count, len(solutions)
 
 
+def regions_py(state: bytes | bytearray, offsets: np.ndarray) -> list[list[int]]:
+    """The regions of a view: covered cells joined when next to each other or next to the same
+    number, each region's cells in index order, the regions in the order of their least cell."""
+    steps = offsets.tolist()
+    parent = {i: i for i, mark in enumerate(state) if mark == COVERED}
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def join(a: int, b: int) -> None:
+        a, b = root(a), root(b)
+        parent[max(a, b)] = min(a, b)
+
+    for i, mark in enumerate(state):
+        around = [i + s for s in steps if state[i + s] == COVERED] if mark in (COVERED, CLEARED) else []
+        if mark == COVERED:
+            for other in around:
+                join(i, other)
+        elif mark == CLEARED:
+            for other in around[1:]:
+                join(around[0], other)
+    found: dict[int, list[int]] = {}
+    for i in sorted(parent):
+        found.setdefault(root(i), []).append(i)
+    return list(found.values())
+
+
+def isolated_py(
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    limit: int,
+    budget: int,
+    cells_out: np.ndarray,
+    values_out: np.ndarray,
+) -> tuple[int, int, int]:
+    """:func:`isolated` by enumeration in Python: every subset of each region (small positions only),
+    then :func:`endgame_py` on the view of the chosen region alone."""
+    from cpsolve.deduce import weigh
+
+    steps = offsets.tolist()
+    if weigh(view_position(bytes(state), bytes(shown), _grid(state, offsets), total)) is None:
+        return NO_SOLUTION, 0, 0
+    chosen: tuple[int, list[int], int] | None = None  # (placements, cells, mines)
+    for cells in regions_py(state, offsets):
+        if any(all(state[c + s] != CLEARED for s in steps) for c in cells):
+            continue  # floating cells share the rest's mines
+        clues = {c + s for c in cells for s in steps if state[c + s] == CLEARED}
+        counts: set[int] = set()
+        found = 0
+        for size in range(len(cells) + 1):
+            for placed in combinations(cells, size):
+                chosen_mines = set(placed)
+                if all(
+                    sum(1 for s in steps if state[w + s] == FLAGGED or w + s in chosen_mines) == shown[w] for w in clues
+                ):
+                    found += 1
+                    counts.add(size)
+        if found > limit or found < 2 or len(counts) != 1:
+            continue
+        if chosen is None or found < chosen[0]:
+            chosen = (found, cells, counts.pop())
+    if chosen is None:
+        return TOO_WIDE, 0, 0
+    _, cells, mines = chosen
+    keep = set(cells) | {c + s for c in cells for s in steps if state[c + s] == CLEARED}
+    alone = bytearray(ABSENT if mark in (COVERED, CLEARED) and i not in keep else mark for i, mark in enumerate(state))
+    flags = sum(1 for mark in state if mark == FLAGGED)
+    return endgame_py(alone, shown, offsets, flags + mines, limit, budget, cells_out, values_out)
+
+
+class _Spent(Exception):
+    """:func:`deep_py` needed more engine runs than its budget."""
+
+
+def deep_py(
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    candidates: np.ndarray,
+    blend: float,
+    inner_limit: int,
+    floating_reps: int,
+    budget: int,
+    prune: bool,
+    out: np.ndarray,
+) -> int:
+    """:func:`deep` by exact counting (one :func:`cpsolve.deduce.weigh` per position), the same
+    order of work and the same count of engine runs against the budget."""
+    from cpsolve.deduce import weigh
+
+    grid = _grid(state, offsets)
+    steps = offsets.tolist()
+    state, shown = bytearray(state), bytearray(shown)
+    runs = 0
+    out[: len(candidates)] = -1.0
+
+    def run() -> Weights | None:
+        nonlocal runs
+        runs += 1
+        if runs > budget:
+            raise _Spent
+        return weigh(view_position(bytes(state), bytes(shown), grid, total))
+
+    def leaf(answer: Weights) -> tuple[float, bool, float]:
+        """(leaf value, has a certain move or is won, the safest cell's safety)."""
+        safeties = sorted((Fraction(answer.count - w, answer.count) for w in answer.mine.values()), reverse=True)
+        if not safeties or safeties[0] == 0:
+            return 1.0, True, 1.0
+        best = float(safeties[0])
+        second = float(safeties[1]) if len(safeties) > 1 else 0.0
+        return (1 - blend) * best + blend * second, safeties[0] == 1, best
+
+    def numbers(cell: int) -> range:
+        around = [state[cell + s] for s in steps]
+        flags = around.count(FLAGGED)
+        return range(flags, flags + around.count(COVERED) + 1)
+
+    def score(cell: int, count: int) -> float:
+        got = 0.0
+        state[cell] = CLEARED
+        for n in numbers(cell):
+            shown[cell] = n
+            answer = run()
+            if answer is not None:
+                got += float(Fraction(answer.count, count)) * leaf(answer)[0]
+        state[cell], shown[cell] = COVERED, 0
+        return got
+
+    def value(answer: Weights) -> float:
+        leaf_value, certain, _ = leaf(answer)
+        if certain:
+            return leaf_value
+        ranked: list[tuple[Fraction, int, int]] = []
+        first: dict[int, int] = {}
+        for (r, c), w in answer.mine.items():
+            cell = grid.index(r, c)
+            safety = Fraction(answer.count - w, answer.count)
+            if any(state[cell + s] == CLEARED for s in steps):
+                ranked.append((safety, 0, cell))
+            else:
+                room = sum(1 for s in steps if state[cell + s] == COVERED)
+                if cell < first.get(room, cell + 1):
+                    first[room] = cell
+        for room in sorted(first)[:floating_reps]:
+            cell = first[room]
+            ranked.append((Fraction(answer.count - answer.mine[grid.cell(cell)], answer.count), 1 + room, cell))
+        ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
+        best = 0.0
+        for safety, _, cell in ranked[:inner_limit]:
+            if float(safety) <= best:
+                break
+            best = max(best, score(cell, answer.count))
+        return best
+
+    try:
+        base = run()
+        if base is None:
+            return NO_SOLUTION
+        runs = 0
+        best = -1.0
+        for c, cell in enumerate(int(x) for x in candidates):
+            chance: dict[int, float] = {}
+            bound: dict[int, float] = {}
+            values: dict[int, float] = {}
+            exact: dict[int, bool] = {}
+            state[cell] = CLEARED
+            for n in numbers(cell):
+                shown[cell] = n
+                answer = run()
+                if answer is None:
+                    continue
+                chance[n] = float(Fraction(answer.count, base.count))
+                leaf_value, certain, safest = leaf(answer)
+                exact[n], bound[n], values[n] = certain, leaf_value if certain else safest, leaf_value
+            got = sum(chance[n] * values[n] for n in chance if exact[n])
+            left = sum(chance[n] * bound[n] for n in chance) - got
+            pruned = False
+            for n in sorted((n for n in chance if not exact[n]), key=lambda n: (-chance[n], n)):
+                if prune and got + left <= best:
+                    pruned = True
+                    break
+                shown[cell] = n
+                answer = run()
+                assert answer is not None
+                got += chance[n] * value(answer)
+                left -= chance[n] * bound[n]
+            state[cell], shown[cell] = COVERED, 0
+            if not pruned:
+                out[c] = got
+                best = max(best, got)
+    except _Spent:
+        return OUT_OF_BUDGET
+    return OK
+
+
 # -- the entry points: compiled when built, else Python ------------------------------------------
 
 
@@ -320,6 +534,80 @@ def endgame(
     if sum(1 for mark in state if mark == COVERED) > PYTHON_ENDGAME_CELLS:
         return TOO_WIDE, 0, 0  # the Python search tries every placement: tiny endgames only
     return endgame_py(state, shown, offsets, total, limit, budget, cells_out, values_out)
+
+
+def isolated(
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    limit: int,
+    budget: int,
+    cells_out: np.ndarray,
+    values_out: np.ndarray,
+) -> tuple[int, int, int]:
+    """The isolated region with the fewest solutions (2 to `limit`; ties: the one whose least cell
+    comes first), and each of its uncertain cells' exact chance of winning the region when guessed
+    now and played best after.
+
+    A region: covered cells joined when next to each other or to the same number. When every
+    placement of its numbers puts the same count of mines in it, nothing outside tells anything
+    about it, nor it about the rest, and the total does not link the two: the best play of the
+    region is the best play of the board. Regions with cells next to no number are left out
+    (those share the rest's mines).
+
+    Returns:
+        (status, candidates filled in cells_out/values_out, solutions of the region). Status
+        TOO_WIDE when no region qualifies, OUT_OF_BUDGET when the search ran out of `budget`.
+    """
+    if _compiled is not None:
+        return _compiled.isolated(state, shown, offsets, total, limit, budget, cells_out, values_out)
+    if sum(1 for mark in state if mark == COVERED) > PYTHON_ENDGAME_CELLS:
+        return TOO_WIDE, 0, 0  # the Python search tries every subset of each region: tiny positions only
+    return isolated_py(state, shown, offsets, total, limit, budget, cells_out, values_out)
+
+
+def deep(
+    state: bytes | bytearray,
+    shown: bytes | bytearray,
+    offsets: np.ndarray,
+    total: int,
+    candidates: np.ndarray,
+    blend: float,
+    inner_limit: int,
+    floating_reps: int,
+    budget: int,
+    prune: bool,
+    out: np.ndarray,
+) -> int:
+    """The look-ahead one guess deeper, for each candidate guess.
+
+    :func:`lookahead`'s score of a guess is, over the numbers it may show, the chance it is safe
+    and shows each, times the *leaf value* of the position that follows: ``(1 - blend)`` x its
+    safest cell's safety + `blend` x the next safest's (1 when every covered cell left is a mine:
+    won). Here a following position with no certain move is valued instead by its best guess's
+    such score: an expectimax over two guesses. Its guesses: the cells next to a number, safest
+    first, and up to `floating_reps` floating cells (the first with each count of covered
+    neighbours, fewest first); at most `inner_limit` of them, and none once the next is no safer
+    than the best score found (a guess scores at most its safety).
+
+    Args:
+        candidates: The guesses to score (covered cells), in the order to try them.
+        budget: The most engine runs (positions counted) allowed.
+        prune: Give -1 to a candidate as soon as its bound (each position's value is at most its
+            safest cell's safety) cannot beat the best candidate before it.
+        out: One double per candidate.
+
+    Returns:
+        OK, NO_SOLUTION, or OUT_OF_BUDGET (then `out` is incomplete).
+    """
+    if _compiled is not None:
+        status = _compiled.deep(
+            state, shown, offsets, total, candidates, blend, inner_limit, floating_reps, budget, prune, out
+        )
+        if status != TOO_WIDE:
+            return int(status)
+    return deep_py(state, shown, offsets, total, candidates, blend, inner_limit, floating_reps, budget, prune, out)
 
 
 def backbone(

@@ -54,7 +54,7 @@ def _candidate_json(candidate: Candidate[Cell]) -> dict[str, Any]:
         "safety": float(candidate.safety),
         "safety_exact": fraction_text(candidate.safety),
     }
-    for name in ("survival", "progress", "opening", "win"):
+    for name in ("survival", "progress", "opening", "win", "deep"):
         value = getattr(candidate, name)
         if value is not None:
             answer[name] = value
@@ -127,10 +127,16 @@ def _cells(cells: Iterable[Cell]) -> str:
 
 
 #: The measures listed for each candidate, and their short names in the text.
-_MEASURES = (("win", "win"), ("survival", "survive"), ("progress", "progress"), ("opening", "opens"))
+_MEASURES = (
+    ("win", "win"),
+    ("deep", "deep"),
+    ("survival", "survive"),
+    ("progress", "progress"),
+    ("opening", "opens"),
+)
 
 
-def _measures(candidate: Candidate[Cell]) -> str:
+def _measures(candidate: Candidate[Cell], gap: str) -> str:
     parts = [f"safe {float(candidate.safety):.4f}"]
     for name, short in _MEASURES:
         value = getattr(candidate, name)
@@ -138,7 +144,7 @@ def _measures(candidate: Candidate[Cell]) -> str:
             parts.append(f"{short} {value:.4f}")
     if candidate.dead:
         parts.append("dead")
-    return "  ".join(parts)
+    return gap.join(parts)
 
 
 def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
@@ -174,10 +180,22 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
         f" = {float(advice.guess.safety):.4f}"
     )
     lines.append(f"why: {REASONS[advice.reason]}")
+    # the depth-3 score is one more measure: the columns close up to stay within 80 characters
+    deep = any(candidate.deep is not None for candidate in advice.candidates)
     lines.append("candidates (safe: chance of no mine; survive: score for surviving it and the")
-    lines.append("  next, raised where it breaks a 50/50 in the making; progress: chance of a")
-    lines.append("  certain move next; opens: chance of no mine around; win: best play):")
+    if deep:
+        lines.append("  next, raised where it breaks a 50/50 in the making; deep: the same over it and")
+        lines.append("  the next two guesses; progress: chance of a certain move next; opens: chance")
+        lines.append("  of no mine around; win: best play):")
+    else:
+        lines.append("  next, raised where it breaks a 50/50 in the making; progress: chance of a")
+        lines.append("  certain move next; opens: chance of no mine around; win: best play):")
     for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates, strict=False):
         r, c = candidate.cell
-        lines.append(f"  {mark} {f'({r + 1},{c + 1})':9} {_measures(candidate)}")
+        where = f"({r + 1},{c + 1})"
+        lines.append(
+            f"  {mark} {where:8} {_measures(candidate, ' ')}"
+            if deep
+            else f"  {mark} {where:9} {_measures(candidate, '  ')}"
+        )
     return lines

@@ -11,9 +11,15 @@ guesses. The guess, in order of precedence (:func:`decide`):
 2. **Endgame.** With at most :data:`ENDGAME_SOLUTIONS` placements left, an exact game-tree search
    over them (``endgame`` in :mod:`cpsolve.deduce.engine`) gives each guess's chance of
    winning with best play after it; the best is taken.
-3. **Pseudo 50/50.** A cell that is a mine only in placements where it and a neighbour end up as
+3. **Isolated region.** Covered cells joined through neighbours and shared numbers, whose
+   placements all hold the same count of mines, play alone: nothing outside tells anything about
+   them and the total does not link them to the rest, so the best play of the region is the best
+   play of the board. With at most :data:`ISOLATED_SOLUTIONS` placements of the region, its game
+   tree is searched exactly (``isolated`` in :mod:`cpsolve.deduce.engine`) however many the
+   board has, and the best guess in it is taken.
+4. **Pseudo 50/50.** A cell that is a mine only in placements where it and a neighbour end up as
    a 50/50 (:func:`_influence`) is safe, or as good as lost anyway: guessed now.
-4. **Look-ahead.** Otherwise the candidates are the frontier cells whose safety is within
+5. **Look-ahead.** Otherwise the candidates are the frontier cells whose safety is within
    :data:`CANDIDATE_RATIO` of the safest, a few floating cells (covered cells next to no number)
    that stand for the different shapes of neighbourhood, and cells whose 50/50 influence lifts them
    near the safest. Each is scored by its chance of *surviving this click and the next*: over the
@@ -22,7 +28,13 @@ guesses. The guess, in order of precedence (:func:`decide`):
    (:data:`BLEND`). A cell that may be the mine of a 50/50 in the making scores higher
    (:data:`FIFTY_FIFTY_SCALE`): such a mine costs half anyway. Cells whose number is already
    determined (*dead*: they can show one number only, so they teach nothing) go last. The highest
-   score wins; exact ties are broken by the seeded generator.
+   score wins; exact ties go to the higher chance of a certain move next, then to the more certain
+   clears expected next (:data:`TIE_BREAK`), and what is still tied to the seeded generator.
+
+Two more steps are here and measured, and off because they did not pay on paired games: the
+look-ahead's best candidates scored one guess deeper (``deep`` in the engine,
+:data:`DEEP_CANDIDATES`), and a switch to a cell safe whenever the pick is safe, and safer
+(:data:`DOMINANCE`).
 
 Every choice reads the view only (:class:`View`: the shown numbers, flags, covered cells and the
 total); :func:`cpsolve.play.best_games.play_best` keeps the mines in a separate table that only answers reveals.
@@ -32,7 +44,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -69,6 +82,27 @@ BLEND = 0.2
 ENDGAME_SOLUTIONS = 1000
 #: The endgame search's budget (solution-by-cell visits) before it gives up for the look-ahead.
 ENDGAME_BUDGET = 20_000_000
+#: An isolated region's game tree is searched when it has at most this many placements (0: never).
+ISOLATED_SOLUTIONS = 1000
+#: The look-ahead's best candidates (at most this many; 0 or 1: none) are scored one guess deeper
+#: (off: on 20,000 paired games it gave -0.23 +- 0.32 points; see docs/models/best-player.md).
+DEEP_CANDIDATES = 0
+#: ... those whose look-ahead score is at least this share of the best's.
+DEEP_RATIO = 0.9
+#: The deeper search scores at most this many guesses in each position it reaches.
+DEEP_INNER = 8
+#: ... of which at most this many floating cells (one per count of covered neighbours).
+DEEP_FLOATING = 2
+#: The deeper search's budget (positions counted) before it gives up for the look-ahead.
+DEEP_BUDGET = 4000
+#: A number after which every covered cell is a mine wins: its leaf value is 1 (it was 0).
+WON_LEAF = True
+#: Exact ties of the look-ahead's scores are broken by its other measures (else by the generator).
+TIE_BREAK = True
+#: Take instead of the look-ahead's pick a cell safe whenever it is safe, and safer by DOMINANCE_MARGIN
+#: (off: on 20,000 paired games it changed 9 games, 7 of them to a loss).
+DOMINANCE = False
+DOMINANCE_MARGIN = 0.001
 #: A mine that would leave a 2-cell 50/50 behind costs about half anyway: this share of a cell's
 #: chance of being such a mine counts as safety when scoring it (0 turns the idea off).
 FIFTY_FIFTY_SCALE = 0.9
@@ -85,7 +119,10 @@ REASONS = {
     "forced": "a forced 50/50: no click can tell the two cells apart, so guess now",
     "pseudo": "safe, or a mine that leaves a 50/50 behind anyway: as good as guessing it later",
     "endgame": "exact game-tree search over the placements left: the best chance to win",
+    "isolated": "isolated region: exact game-tree search of a part of the board that plays alone",
     "lookahead": "the best chance of surviving this click and the next",
+    "dominant": "safe whenever the look-ahead's choice is safe, and safer: taken instead",
+    "deep": "depth-3 search: the best chance to survive this and the next two guesses",
     "safest": "the safest cell (the time limit left no room to look ahead)",
     "no_solution": "no placement of mines fits what is shown",
 }
@@ -107,6 +144,7 @@ class Candidate(Generic[CellT]):
         opening: The chance it shows no mine around beyond the flags: its neighbours open.
         win: The exact chance of winning with best play after it (the endgame search).
         dead: Whether it can show only one number (it teaches nothing).
+        deep: The depth-3 search's score: surviving this click and the best two guesses after.
     """
 
     cell: CellT
@@ -116,6 +154,7 @@ class Candidate(Generic[CellT]):
     opening: float | None = None
     win: float | None = None
     dead: bool = False
+    deep: float | None = None
 
 
 @dataclass(frozen=True)
@@ -288,11 +327,16 @@ def _candidates(
     return np.array(chosen, dtype=np.int64)
 
 
-def _pick(rng: np.random.Generator, cells: list[int], scores: list[float]) -> int:
-    """The index of the best score, ties (within TIE) broken by the generator."""
-    top = max(scores)
-    tied = [i for i, s in enumerate(scores) if s >= top - TIE * max(1.0, abs(top))]
-    return tied[0] if len(tied) == 1 else tied[int(rng.integers(len(tied)))]
+def _pick(rng: np.random.Generator, cells: list[int], scores: list[float], *then: list[float]) -> int:
+    """The index of the best score; ties (within TIE) broken by the further measures `then` in
+    turn (with TIE_BREAK), and what is still tied by the generator."""
+    tied = list(range(len(scores)))
+    for measure in (scores, *then) if TIE_BREAK else (scores,):
+        top = max(measure[i] for i in tied)
+        tied = [i for i in tied if measure[i] >= top - TIE * max(1.0, abs(top))]
+        if len(tied) == 1:
+            return tied[0]
+    return tied[int(rng.integers(len(tied)))]
 
 
 def _guess_first(guess: Candidate[int], found: list[Candidate[int]], keep: int = 8) -> tuple[Candidate[int], ...]:
@@ -308,20 +352,40 @@ def _scored(value: float | None) -> float:
 
 
 def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decision | None:
+    """The whole board's game tree, with few placements left (None when too many or out of budget)."""
+    return _searched(engine.endgame, "endgame", ENDGAME_SOLUTIONS, view, safety, rng)
+
+
+def _isolated(view: View, safety: np.ndarray, rng: np.random.Generator) -> Decision | None:
+    """An isolated region's game tree (None when no region qualifies or out of budget)."""
+    return _searched(engine.isolated, "isolated", ISOLATED_SOLUTIONS, view, safety, rng)
+
+
+def _searched(
+    search: Callable[..., tuple[int, int, int]],
+    reason: str,
+    limit: int,
+    view: View,
+    safety: np.ndarray,
+    rng: np.random.Generator,
+) -> Decision | None:
+    """The guess an exact game-tree search (:func:`engine.endgame` or :func:`engine.isolated`) finds best."""
     size = len(view.state)
     cells, values = np.zeros(size, dtype=np.int64), np.zeros(size)
-    status, count, _ = engine.endgame(
-        view.state, view.shown, view.offsets, view.total, ENDGAME_SOLUTIONS, ENDGAME_BUDGET, cells, values
-    )
+    status, count, _ = search(view.state, view.shown, view.offsets, view.total, limit, ENDGAME_BUDGET, cells, values)
     if status != engine.OK or count == 0:
         return None
-    found = [Candidate(int(cells[i]), float(safety[cells[i]]), win=float(values[i])) for i in range(count)]
+    # in cell order, so the choice does not hang on the order the search listed them in
+    found = sorted(
+        (Candidate(int(cells[i]), float(safety[cells[i]]), win=float(values[i])) for i in range(count)),
+        key=lambda c: c.cell,
+    )
     # best win chance first; among equal ones the safest (it loses least on the way)
     found.sort(key=lambda c: (-round(_scored(c.win), 12), -c.safety))
     best = found[0]
     top = [c for c in found if _scored(c.win) >= _scored(best.win) - TIE and c.safety >= best.safety - TIE]
     guess = top[int(rng.integers(len(top)))] if len(top) > 1 else top[0]
-    return Decision((), (), guess, "endgame", _guess_first(guess, found))
+    return Decision((), (), guess, reason, _guess_first(guess, found))
 
 
 def _lookahead(
@@ -334,7 +398,11 @@ def _lookahead(
         raise RuntimeError(f"look-ahead failed with status {status}")
     table = out.reshape(len(cells), 9, engine.FIELDS)
     chance, best, second, clears = table[:, :, 0], table[:, :, 1], table[:, :, 2], table[:, :, 3]
-    survival = (chance * ((1 - BLEND) * best + BLEND * second)).sum(axis=1)
+    leaf = (1 - BLEND) * best + BLEND * second
+    if WON_LEAF:  # no covered cell left safe: every one is a mine, the game is won
+        leaf = np.where((chance > 0) & (best == 0), 1.0, leaf)
+    survival = (chance * leaf).sum(axis=1)
+    boost = np.zeros(len(cells))
     if influence:  # a cell that breaks a 50/50 in the making risks less than its safety says
         boost = np.array([FIFTY_FIFTY_SCALE * influence.get(c, 0.0) / safety[c] for c in cells.tolist()])
         survival = survival * (1 + boost)
@@ -349,10 +417,75 @@ def _lookahead(
         for i, c in enumerate(cells.tolist())
     ]
     living = ([c for c in found if not c.dead] if AVOID_DEAD else found) or found
-    index = _pick(rng, [c.cell for c in living], [_scored(c.survival) for c in living])
+    reason = "lookahead"
+    if DEEP_CANDIDATES > 1:
+        deeper = _deeper(view, living, dict(zip(cells.tolist(), boost.tolist(), strict=True)))
+        if deeper is not None:
+            living, reason = deeper, "deep"
+    clearing = dict(zip(cells.tolist(), (chance * clears).sum(axis=1).tolist(), strict=True))
+    if reason == "deep":
+        living = [c for c in living if c.deep is not None]
+    # ties: the deeper score, then the look-ahead's, the chance of a certain move next, the
+    # certain clears expected next
+    measures = [[_scored(c.survival) for c in living], [_scored(c.progress) for c in living]]
+    measures.append([clearing[c.cell] for c in living])
+    if reason == "deep":
+        measures.insert(0, [_scored(c.deep) for c in living])
+    index = _pick(rng, [c.cell for c in living], *measures)
     guess = living[index]
-    found.sort(key=lambda c: (c.dead, -_scored(c.survival), -c.safety))
-    return Decision((), (), guess, "lookahead", _guess_first(guess, found))
+    if DOMINANCE:
+        switch = _dominant(view, guess.cell, safety)
+        if switch is not None:
+            other = Candidate(switch, float(safety[switch]))
+            return Decision((), (), other, "dominant", _guess_first(other, [guess, *found]))
+    found = [next((d for d in living if d.cell == c.cell), c) for c in found]
+    found.sort(key=lambda c: (c.dead, -(c.deep if c.deep is not None else -1.0), -_scored(c.survival), -c.safety))
+    return Decision((), (), guess, reason, _guess_first(guess, found))
+
+
+def _dominant(view: View, cell: int, safety: np.ndarray) -> int | None:
+    """A cell safe whenever `cell` is, and safer (by DOMINANCE_MARGIN): certainly safe after every
+    number `cell` may show. The safest such, or None."""
+    state, shown = bytearray(view.state), bytearray(view.shown)
+    size = len(state)
+    mine, safe = np.empty(size), np.empty(size)
+    steps = view.offsets.tolist()
+    around = [state[cell + s] for s in steps]
+    flags = around.count(FLAGGED)
+    covered = np.frombuffer(bytes(view.state), dtype=np.uint8) == COVERED
+    common = covered & (safety > safety[cell] + DOMINANCE_MARGIN)
+    if not common.any():
+        return None
+    state[cell] = CLEARED
+    for number in range(flags, flags + around.count(COVERED) + 1):
+        shown[cell] = number
+        status, _ = engine.weights(state, shown, view.offsets, view.total, mine, safe)
+        if status != engine.OK:
+            continue
+        common &= mine == 0.0
+        if not common.any():
+            return None
+    found = np.flatnonzero(common)
+    return int(found[np.argmax(safety[found])])
+
+
+def _deeper(view: View, living: list[Candidate[int]], boost: dict[int, float]) -> list[Candidate[int]] | None:
+    """The best look-ahead candidates scored one guess deeper (:func:`engine.deep`), or None when
+    only one is close enough to the best to try or the search ran out of its budget."""
+    ranked = sorted(living, key=lambda c: -_scored(c.survival))
+    top = [c for c in ranked if _scored(c.survival) >= DEEP_RATIO * _scored(ranked[0].survival)][:DEEP_CANDIDATES]
+    if len(top) < 2:
+        return None
+    out = np.zeros(len(top))
+    cells = np.array([c.cell for c in top], dtype=np.int64)
+    limits = (DEEP_INNER, DEEP_FLOATING, DEEP_BUDGET)
+    status = engine.deep(view.state, view.shown, view.offsets, view.total, cells, BLEND, *limits, True, out)
+    if status != engine.OK:
+        return None
+    # a pruned candidate (-1) could not beat one before it: it keeps its look-ahead score only
+    return [
+        replace(c, deep=float(out[i]) * (1 + boost.get(c.cell, 0.0))) if out[i] >= 0 else c for i, c in enumerate(top)
+    ]
 
 
 def decide(view: View, rng: np.random.Generator, deadline: float | None = None) -> Decision:
@@ -393,6 +526,9 @@ def decide(view: View, rng: np.random.Generator, deadline: float | None = None) 
             found = _endgame(view, safety, rng)
             if found is not None:
                 return Decision((), tuple(sure_mine.tolist()), found.guess, found.reason, found.candidates, log_count)
+        found = _isolated(view, safety, rng) if ISOLATED_SOLUTIONS else None
+        if found is not None:
+            return Decision((), tuple(sure_mine.tolist()), found.guess, found.reason, found.candidates, log_count)
         if LOOK_AHEAD and (deadline is None or time.perf_counter() < deadline):
             influence, pseudo = _influence(view, state, safety, log_count) if FIFTY_FIFTY_SCALE else ({}, [])
             if pseudo:  # a mine here is a 50/50 anyway: it is safe, or as good as lost
@@ -455,7 +591,14 @@ def advise(position: Position, rng: np.random.Generator | None = None, deadline:
     def exact_candidate(c: Candidate[int]) -> Candidate[Cell]:
         where = cell(c.cell)  # the exact safety, a fraction only for the cells reported
         return Candidate(
-            where, Fraction(count - weights.mine[where], count), c.survival, c.progress, c.opening, c.win, c.dead
+            where,
+            Fraction(count - weights.mine[where], count),
+            c.survival,
+            c.progress,
+            c.opening,
+            c.win,
+            c.dead,
+            c.deep,
         )
 
     guess = None if decision.guess is None else exact_candidate(decision.guess)
