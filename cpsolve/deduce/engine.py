@@ -41,7 +41,7 @@ from cpsolve.deduce.view import View, view_position
 from cpsolve.grid import PaddedGrid
 
 if TYPE_CHECKING:
-    from cpsolve.deduce.analysis import Weights
+    from cpsolve.deduce.weights import Weights
 
 __all__ = [
     "OK",
