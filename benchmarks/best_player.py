@@ -35,8 +35,16 @@ from pathlib import Path
 
 #: (name, rows, cols, mines, rule, 1-based first click, the anchor to clear, the anchors in words)
 ROWS = (
-    ("expert", 16, 30, 99, "classic", (1, 1), 0.41132,
-     "41.132% Java (10^7); 40.80% minesolve d4 (10^6); 40.05% MSP (10^8)"),
+    (
+        "expert",
+        16,
+        30,
+        99,
+        "classic",
+        (1, 1),
+        0.41132,
+        "41.132% Java (10^7); 40.80% minesolve d4 (10^6); 40.05% MSP (10^8)",
+    ),
     ("expert", 16, 30, 99, "modern", (4, 4), 0.543, "54.3% Java; 53.45% MSP (10^8)"),
     ("16x16", 16, 16, 40, "classic", (1, 1), 0.7823, "78.23% MSP (10^8)"),
     ("16x16", 16, 16, 40, "modern", (3, 3), 0.8908, "89.08% MSP (10^8)"),
@@ -51,20 +59,46 @@ ROOT = Path(__file__).resolve().parent.parent
 def default_store() -> str:
     """benchmarks/out/best_player-<commit>.db: one store per version of the player."""
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                                check=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
     return str(ROOT / "benchmarks" / "out" / f"best_player-{commit}.db")
 
 
-def run_row(rows: int, cols: int, mines: int, rule: str, first: tuple[int, int], games: int, jobs: int,
-            store: str, seed: int) -> tuple[dict, float]:
+def run_row(
+    rows: int, cols: int, mines: int, rule: str, first: tuple[int, int], games: int, jobs: int, store: str, seed: int
+) -> tuple[dict, float]:
     """One row by ``cpsolve stats`` (resuming from the store): its JSON answer and wall seconds."""
-    command = [sys.executable, "-m", "cpsolve", "stats", "--random", str(rows), str(cols), str(mines),
-               "--games", str(games), "--player", "best", "--first", f"{first[0]},{first[1]}",
-               "--start", START[rule], "--seed", str(seed), "--jobs", str(jobs), "--store", store, "--resume",
-               "--format", "json", "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolve",
+        "stats",
+        "--random",
+        str(rows),
+        str(cols),
+        str(mines),
+        "--games",
+        str(games),
+        "--player",
+        "best",
+        "--first",
+        f"{first[0]},{first[1]}",
+        "--start",
+        START[rule],
+        "--seed",
+        str(seed),
+        "--jobs",
+        str(jobs),
+        "--store",
+        store,
+        "--resume",
+        "--format",
+        "json",
+        "--quiet",
+    ]
     began = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
@@ -77,7 +111,9 @@ def main() -> None:
     parser.add_argument("--expert-games", type=int, default=1_000_000, help="games for the expert rows")
     parser.add_argument("--games", type=int, default=100_000, help="games for the 16x16 and 9x9 rows")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes of the local Dask cluster")
-    parser.add_argument("--store", default=None, help="the SQLite store (default benchmarks/out/best_player-<commit>.db)")
+    parser.add_argument(
+        "--store", default=None, help="the SQLite store (default benchmarks/out/best_player-<commit>.db)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", help="rows to run, as NAME-RULE (expert-classic, 9x9-modern, ...)")
     args = parser.parse_args()
@@ -88,8 +124,10 @@ def main() -> None:
     store = args.store or default_store()
     Path(store).parent.mkdir(parents=True, exist_ok=True)
     print(f"store {store}; load {os.getloadavg()[0]:.1f}", flush=True)
-    print("| size | rule | first click | games | won | rate | 95% interval | anchor | clears it | guesses/game "
-          "| ms/game | wall s | published |")
+    print(
+        "| size | rule | first click | games | won | rate | 95% interval | anchor | clears it | guesses/game "
+        "| ms/game | wall s | published |"
+    )
     print("|---|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|---|")
     for name, rows, cols, mines, rule, first, anchor, anchors in ROWS:
         if args.only and f"{name}-{rule}" not in args.only:
@@ -98,10 +136,13 @@ def main() -> None:
         s, wall = run_row(rows, cols, mines, rule, first, games, args.jobs, store, args.seed)
         low, high = s["interval"]
         label = f"expert {rows}x{cols}/{mines}" if name == "expert" else f"{rows}x{cols}/{mines}"
-        print(f"| {label} | {rule} | {first[0]},{first[1]} | {s['games']:,} | {s['won']:,} "
-              f"| {100 * s['rate']:.2f}% | {100 * low:.2f}-{100 * high:.2f}% | {100 * anchor:.2f}% "
-              f"| {'yes' if low > anchor else 'no'} | {s['guesses_mean']:.2f} | {1000 * s['seconds_per_game']:.1f} "
-              f"| {wall:.0f} | {anchors} |", flush=True)
+        print(
+            f"| {label} | {rule} | {first[0]},{first[1]} | {s['games']:,} | {s['won']:,} "
+            f"| {100 * s['rate']:.2f}% | {100 * low:.2f}-{100 * high:.2f}% | {100 * anchor:.2f}% "
+            f"| {'yes' if low > anchor else 'no'} | {s['guesses_mean']:.2f} | {1000 * s['seconds_per_game']:.1f} "
+            f"| {wall:.0f} | {anchors} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

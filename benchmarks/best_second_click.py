@@ -66,8 +66,10 @@ def main() -> None:
     with Pool(args.jobs) as pool:
         for text in args.cells:
             r, c = (int(x) - 1 for x in text.split(","))
-            tasks = [(args.rows, args.cols, args.mines, args.number, (r, c), args.seed, list(indices[i:i + 250]))
-                     for i in range(0, args.games, 250)]
+            tasks = [
+                (args.rows, args.cols, args.mines, args.number, (r, c), args.seed, list(indices[i : i + 250]))
+                for i in range(0, args.games, 250)
+            ]
             result = np.zeros(args.games, dtype=np.int8)
             for part in pool.imap_unordered(play, tasks):
                 for k, w in part:

@@ -4,7 +4,8 @@
 
 For each size it writes a random board (15% mines, fixed seed) to a temporary file and runs
 ``python -m cpsolve casual FILE`` as a fresh process, timing the whole run (start-up, imports and
-reading included) and reading its peak memory (ru_maxrss). Then, in this process, it times the engine and the plain brute force
+reading included) and reading its peak memory (ru_maxrss). Then, in this process, it times the engine and the plain
+brute force
 (every safe click, full sweeps; tests/bruteforce.py) on one 60x60 board and prints the ratio.
 """
 
@@ -42,7 +43,9 @@ def time_cli(rows: list[str]) -> tuple[float, float, str]:
         path.write_text(f"{len(rows)} {len(rows[0])}\n" + "\n".join(rows) + "\n0 0\n")
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         started = time.perf_counter()
-        output = subprocess.run([sys.executable, "-m", "cpsolve", "casual", str(path)], capture_output=True, text=True, check=True).stdout
+        output = subprocess.run(
+            [sys.executable, "-m", "cpsolve", "casual", str(path)], capture_output=True, text=True, check=True
+        ).stdout
         seconds = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return seconds, max(peak, before) / 1024, output.strip()
@@ -63,7 +66,9 @@ def main() -> None:
     slow = casual_oracle(rows)
     brute = time.perf_counter() - started
     assert fast == slow, (fast, slow)
-    print(f"60x60: engine {engine * 1000:.1f} ms, brute force {brute:.2f} s, ratio {brute / engine:.0f}x (answer {fast})")
+    print(
+        f"60x60: engine {engine * 1000:.1f} ms, brute force {brute:.2f} s, ratio {brute / engine:.0f}x (answer {fast})"
+    )
 
 
 if __name__ == "__main__":

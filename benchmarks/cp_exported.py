@@ -82,7 +82,9 @@ def main() -> None:
     parser.add_argument("--encoding", choices=("levels", "flow"), default="levels")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=None, help="CP-SAT workers (default: CP-SAT's, one a core)")
-    parser.add_argument("--reference", default=None, help="the pipeline's verdicts: read if the file exists, else written")
+    parser.add_argument(
+        "--reference", default=None, help="the pipeline's verdicts: read if the file exists, else written"
+    )
     parser.add_argument("--json", default=None, help="write every case's result here")
     args = parser.parse_args()
     from cpsolve.layout import cpsat
@@ -103,12 +105,24 @@ def main() -> None:
         status, seconds, dtime = solve_file(path, args.time_limit, args.workers)
         verdict, expected = VERDICT[status], reference[name]
         agrees = verdict == "unknown" or expected == "unknown" or verdict == expected
-        rows.append({"family": family, "case": name, "pipeline": expected, "file": verdict, "seconds": round(seconds, 3),
-                     "deterministic": round(dtime, 3), "variables": exported.variables,
-                     "constraints": exported.constraints, "agrees": agrees})
-        print(f"{name:34s} pipeline {expected:10s} file {verdict:10s} {seconds:6.2f}s d={dtime:6.2f} "
-              f"built {built:5.2f}s {exported.variables}v {exported.constraints}c" + ("" if agrees else "  DISAGREES"),
-              flush=True)
+        rows.append(
+            {
+                "family": family,
+                "case": name,
+                "pipeline": expected,
+                "file": verdict,
+                "seconds": round(seconds, 3),
+                "deterministic": round(dtime, 3),
+                "variables": exported.variables,
+                "constraints": exported.constraints,
+                "agrees": agrees,
+            }
+        )
+        print(
+            f"{name:34s} pipeline {expected:10s} file {verdict:10s} {seconds:6.2f}s d={dtime:6.2f} "
+            f"built {built:5.2f}s {exported.variables}v {exported.constraints}c" + ("" if agrees else "  DISAGREES"),
+            flush=True,
+        )
     if args.reference:
         Path(args.reference).write_text(json.dumps(reference, indent=1))
     print()
@@ -117,13 +131,17 @@ def main() -> None:
         mine = [row for row in rows if row["family"] == family]
         decided = sum(row["file"] != "unknown" for row in mine)
         agree = sum(row["file"] != "unknown" and row["file"] == row["pipeline"] for row in mine)
-        print(f"{family:18s} {len(mine):5d} {decided:8d} {agree:6d} {sum(not row['agrees'] for row in mine):9d}"
-              f"   ({sum(row['pipeline'] != 'unknown' for row in mine)})")
+        print(
+            f"{family:18s} {len(mine):5d} {decided:8d} {agree:6d} {sum(not row['agrees'] for row in mine):9d}"
+            f"   ({sum(row['pipeline'] != 'unknown' for row in mine)})"
+        )
     decided = sum(row["file"] != "unknown" for row in rows)
     same = sum(row["file"] != "unknown" and row["file"] == row["pipeline"] for row in rows)
-    print(f"all: the file decided {decided}/{len(rows)}, {same} as the pipeline, "
-          f"{sum(not row['agrees'] for row in rows)} disagreements; "
-          f"{collections.Counter(row['pipeline'] for row in rows)['unknown']} undecided by the pipeline")
+    print(
+        f"all: the file decided {decided}/{len(rows)}, {same} as the pipeline, "
+        f"{sum(not row['agrees'] for row in rows)} disagreements; "
+        f"{collections.Counter(row['pipeline'] for row in rows)['unknown']} undecided by the pipeline"
+    )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
 

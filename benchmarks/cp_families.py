@@ -60,8 +60,11 @@ def maze(rooms_r: int, rooms_c: int, width: int, wall: str, rng: random.Random) 
     carve(*corner((0, 0)), width, width)
     while stack:
         room = stack[-1]
-        options = [(room[0] + dr, room[1] + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                   if 0 <= room[0] + dr < rooms_r and 0 <= room[1] + dc < rooms_c and (room[0] + dr, room[1] + dc) not in seen]
+        options = [
+            (room[0] + dr, room[1] + dc)
+            for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+            if 0 <= room[0] + dr < rooms_r and 0 <= room[1] + dc < rooms_c and (room[0] + dr, room[1] + dc) not in seen
+        ]
         if not options:
             stack.pop()
             continue
@@ -181,8 +184,14 @@ def main() -> None:
     args = parser.parse_args()
     from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
 
-    options = SolveOptions(time_limit=args.time_limit, workers=args.workers, dominance="none",
-                           encoding=args.encoding, phases=parse_phases(args.phases), model=args.model)
+    options = SolveOptions(
+        time_limit=args.time_limit,
+        workers=args.workers,
+        dominance="none",
+        encoding=args.encoding,
+        phases=parse_phases(args.phases),
+        model=args.model,
+    )
     rows = []
     for family, cases in families(args.seed).items():
         if args.family not in family:
@@ -191,18 +200,31 @@ def main() -> None:
             started = time.perf_counter()
             result = solve(problem, "cp", options)
             seconds = time.perf_counter() - started
-            rows.append({"family": family, "case": name, "status": result.status.value, "seconds": round(seconds, 3),
-                         "phase": result.stats.get("phase"), "reason": result.stats.get("reason")})
-            print(f"{name:34s} {result.status.value:10s} {seconds:7.3f}s  {result.stats.get('phase')}"
-                  + (f"  ({result.stats['reason']})" if result.stats.get("reason") else ""), flush=True)
+            rows.append(
+                {
+                    "family": family,
+                    "case": name,
+                    "status": result.status.value,
+                    "seconds": round(seconds, 3),
+                    "phase": result.stats.get("phase"),
+                    "reason": result.stats.get("reason"),
+                }
+            )
+            print(
+                f"{name:34s} {result.status.value:10s} {seconds:7.3f}s  {result.stats.get('phase')}"
+                + (f"  ({result.stats['reason']})" if result.stats.get("reason") else ""),
+                flush=True,
+            )
     print()
     print(f"{'family':18s} cases decided possible impossible  median   worst")
     for family in dict.fromkeys(row["family"] for row in rows):
         mine = [row for row in rows if row["family"] == family]
         verdicts = collections.Counter(row["status"] for row in mine)
         times = [row["seconds"] for row in mine]
-        print(f"{family:18s} {len(mine):5d} {len(mine) - verdicts['unknown']:7d} {verdicts['possible']:8d} "
-              f"{verdicts['impossible']:10d} {statistics.median(times):7.3f} {max(times):7.3f}")
+        print(
+            f"{family:18s} {len(mine):5d} {len(mine) - verdicts['unknown']:7d} {verdicts['possible']:8d} "
+            f"{verdicts['impossible']:10d} {statistics.median(times):7.3f} {max(times):7.3f}"
+        )
     decided = sum(row["status"] != "unknown" for row in rows)
     print(f"all: {decided}/{len(rows)} decided, worst {max(row['seconds'] for row in rows):.3f}s")
     if args.json:

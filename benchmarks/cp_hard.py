@@ -60,8 +60,14 @@ def main() -> None:
 
     rng = random.Random(args.seed)
     problems = [hard_template(rng) for _ in range(args.cases)]
-    options = SolveOptions(time_limit=args.time_limit, workers=args.workers, dominance="none",
-                           phases=parse_phases(args.phases), model=args.model, encoding=args.encoding)
+    options = SolveOptions(
+        time_limit=args.time_limit,
+        workers=args.workers,
+        dominance="none",
+        phases=parse_phases(args.phases),
+        model=args.model,
+        encoding=args.encoding,
+    )
     times, phases, verdicts, rows = [], collections.Counter(), collections.Counter(), []
     for number, problem in enumerate(problems, start=1):
         started = time.perf_counter()
@@ -70,15 +76,28 @@ def main() -> None:
         times.append(seconds)
         verdicts[result.status.value] += 1
         phases[result.stats.get("phase") or "undecided"] += 1
-        rows.append({"case": f"hard{number}", "status": result.status.value, "seconds": round(seconds, 3),
-                     "phase": result.stats.get("phase"), "reason": result.stats.get("reason")})
-        print(f"{number:3d} {problem.rows:3d}x{problem.cols:<3d} M={problem.mines:5d} "
-              f"{result.status.value:10s} {seconds:7.3f}s  {result.stats.get('phase')}"
-              + (f"  ({result.stats['reason']})" if result.stats.get("reason") else ""), flush=True)
+        rows.append(
+            {
+                "case": f"hard{number}",
+                "status": result.status.value,
+                "seconds": round(seconds, 3),
+                "phase": result.stats.get("phase"),
+                "reason": result.stats.get("reason"),
+            }
+        )
+        print(
+            f"{number:3d} {problem.rows:3d}x{problem.cols:<3d} M={problem.mines:5d} "
+            f"{result.status.value:10s} {seconds:7.3f}s  {result.stats.get('phase')}"
+            + (f"  ({result.stats['reason']})" if result.stats.get("reason") else ""),
+            flush=True,
+        )
     summary = {
-        "cases": len(problems), "time_limit": args.time_limit,
-        "decided": len(problems) - verdicts["unknown"], "verdicts": dict(verdicts),
-        "median": round(statistics.median(times), 3), "worst": round(max(times), 3),
+        "cases": len(problems),
+        "time_limit": args.time_limit,
+        "decided": len(problems) - verdicts["unknown"],
+        "verdicts": dict(verdicts),
+        "median": round(statistics.median(times), 3),
+        "worst": round(max(times), 3),
         "phases": dict(phases),
     }
     print(json.dumps(summary))

@@ -56,8 +56,12 @@ def main() -> None:
             problems += [LayoutProblem(50, 50, m) for m in range(6)]
             problems += [LayoutProblem(50, 50, 2500 - n) for n in range(1, 13)]
     options = SolveOptions(
-        time_limit=args.time_limit, workers=args.workers, encoding=args.encoding, dominance=args.dominance,
-        phases=parse_phases(args.phases), model=args.model,
+        time_limit=args.time_limit,
+        workers=args.workers,
+        encoding=args.encoding,
+        dominance=args.dominance,
+        phases=parse_phases(args.phases),
+        model=args.model,
     )
     rows = []
     started = time.perf_counter()
@@ -66,24 +70,37 @@ def main() -> None:
         result = solve(problem, "cp", options)
         seconds = time.perf_counter() - case_start
         expected = None if problem.click else is_possible(problem.rows, problem.cols, problem.mines)
-        agrees = (
-            result.status is Status.UNKNOWN
-            or expected is None
-            or (result.status is Status.POSSIBLE) == expected
+        agrees = result.status is Status.UNKNOWN or expected is None or (result.status is Status.POSSIBLE) == expected
+        rows.append(
+            {
+                "rows": problem.rows,
+                "cols": problem.cols,
+                "mines": problem.mines,
+                "status": result.status.value,
+                "seconds": round(seconds, 4),
+                "agrees": agrees,
+                "phase": result.stats.get("phase"),
+                "conflicts": result.stats.get("conflicts"),
+            }
         )
-        rows.append({"rows": problem.rows, "cols": problem.cols, "mines": problem.mines,
-                     "status": result.status.value, "seconds": round(seconds, 4), "agrees": agrees,
-                     "phase": result.stats.get("phase"), "conflicts": result.stats.get("conflicts")})
-        print(f"{problem.rows:3d} {problem.cols:3d} {problem.mines:5d}  {result.status.value:10s} {seconds:7.3f}s"
-              f"  {result.stats.get('phase')}" + ("" if agrees else "  DISAGREES"), flush=True)
+        print(
+            f"{problem.rows:3d} {problem.cols:3d} {problem.mines:5d}  {result.status.value:10s} {seconds:7.3f}s"
+            f"  {result.stats.get('phase')}" + ("" if agrees else "  DISAGREES"),
+            flush=True,
+        )
     total = time.perf_counter() - started
     times = [row["seconds"] for row in rows]
     stats = result.stats
     summary = {
         "machine": f"{platform.machine()} {platform.processor() or ''} {__import__('os').cpu_count()} cores".strip(),
-        "encoding": stats.get("encoding"), "dominance": stats.get("dominance"), "workers": stats.get("workers"),
-        "cases": len(rows), "total": round(total, 2), "median": round(statistics.median(times), 3),
-        "worst": round(max(times), 3), "over_1s": sum(t > 1 for t in times),
+        "encoding": stats.get("encoding"),
+        "dominance": stats.get("dominance"),
+        "workers": stats.get("workers"),
+        "cases": len(rows),
+        "total": round(total, 2),
+        "median": round(statistics.median(times), 3),
+        "worst": round(max(times), 3),
+        "over_1s": sum(t > 1 for t in times),
         "undecided": sum(row["status"] == "unknown" for row in rows),
         "disagreements": sum(not row["agrees"] for row in rows),
         "phases": dict(collections.Counter(str(row["phase"]) for row in rows)),

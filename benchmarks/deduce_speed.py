@@ -3,7 +3,8 @@
     python benchmarks/deduce_speed.py [--boards N] [--seed S]
 
 Positions: expert boards (16x30, 99 mines, uniform outside the centre's 3x3 so the first
-click opens; seeded, so runs are repeatable). Play: open the centre, then repeatedly clear the cells cpsolve's backbone proves safe and
+click opens; seeded, so runs are repeatable). Play: open the centre, then repeatedly clear the cells cpsolve's backbone
+proves safe and
 flag those it proves mined; where nothing follows, the position is recorded (a guess is needed),
 one safe covered cell is opened (the benchmark peeks at the board) and play goes on, so one board
 gives several stuck positions. Stress: a random half of each board's safe cells revealed, no
@@ -46,7 +47,10 @@ def lay_mines(rng: random.Random):
     keep_clear = {centre, *neighbours(centre)}
     cells = [(r, c) for r in range(ROWS) for c in range(COLS) if (r, c) not in keep_clear]
     mines = set(rng.sample(cells, MINES))
-    return [[-1 if (r, c) in mines else sum(n in mines for n in neighbours((r, c))) for c in range(COLS)] for r in range(ROWS)]
+    return [
+        [-1 if (r, c) in mines else sum(n in mines for n in neighbours((r, c))) for c in range(COLS)]
+        for r in range(ROWS)
+    ]
 
 
 def open_cell(board, view, cell):
@@ -153,11 +157,17 @@ def measure(name: str, views, repeats: int) -> None:
     ):
         print(f"  {label:40s} median {statistics.median(times) * 1000:8.2f} ms   worst {max(times) * 1000:8.2f} ms")
     over = sum(1 for ratio in ratios if ratio > 3)
-    print(f"  time ratio cpsolve/ms-toollib per position: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}, "
-          f"over 3x on {over} of {len(ratios)}; ratio of medians {statistics.median(full_times) / statistics.median(their_times):.2f}")
+    print(
+        f"  time ratio cpsolve/ms-toollib per position: median {statistics.median(ratios):.2f}, "
+        f"worst {max(ratios):.2f}, over 3x on {over} of {len(ratios)}; "
+        f"ratio of medians {statistics.median(full_times) / statistics.median(their_times):.2f}"
+    )
     slow = sum(1 for seconds in full_times if seconds > 0.2)
     print(f"  cpsolve over 0.2 s on {slow} of {len(full_times)} positions")
-    print(f"  largest probability difference: {worst_difference:.1e} ({'agree' if worst_difference <= 1e-9 else 'DISAGREE'} to 1e-9)")
+    print(
+        f"  largest probability difference: {worst_difference:.1e} "
+        f"({'agree' if worst_difference <= 1e-9 else 'DISAGREE'} to 1e-9)"
+    )
 
 
 def main() -> None:
@@ -173,9 +183,11 @@ def main() -> None:
         board = lay_mines(rng)
         played.extend(play_positions(board, rng, options.per_board))
         stressed.append(stress_position(board, rng))
-    print(f"python {platform.python_version()}, ms-toollib {getattr(ms, '__version__', '1.5.x')}, {platform.machine()}, "
-          f"{options.boards} expert boards (16x30, 99 mines), seed {options.seed}, best of {options.repeats} runs; "
-          "shared machine, timings noisy")
+    print(
+        f"python {platform.python_version()}, ms-toollib {getattr(ms, '__version__', '1.5.x')}, {platform.machine()}, "
+        f"{options.boards} expert boards (16x30, 99 mines), seed {options.seed}, best of {options.repeats} runs; "
+        "shared machine, timings noisy"
+    )
     measure("played, stuck where a guess is needed", played, options.repeats)
     measure("stress, a random half of the safe cells revealed", stressed, options.repeats)
 

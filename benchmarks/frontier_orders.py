@@ -29,8 +29,7 @@ def band_position(rows: int, cols: int, density: float, rng: random.Random) -> P
     clue_cells = {(r, c) for r in range(0, rows, 2) for c in range(0, cols, 2)}
     unknown = {(r, c) for r in range(rows) for c in range(cols)} - clue_cells
     mines = {cell for cell in sorted(unknown) if rng.random() < density}
-    clues = {(r, c): sum((r + dr, c + dc) in mines for dr in (-1, 0, 1) for dc in (-1, 0, 1))
-             for r, c in clue_cells}
+    clues = {(r, c): sum((r + dr, c + dc) in mines for dr in (-1, 0, 1) for dc in (-1, 0, 1)) for r, c in clue_cells}
     return Position(rows, cols, clues, frozenset(), frozenset(unknown))
 
 
@@ -49,11 +48,16 @@ def main() -> None:
     options = parser.parse_args()
     rng = random.Random(options.seed)
     cases = [(f"random {size}x{size}", random_position(size, rng)) for size in (20, 30, 40, 40, 60, 60, 60)]
-    cases += [(f"band {rows}x{cols}", band_position(rows, cols, density, rng))
-              for rows, cols, density in ((3, 301, 0.3), (3, 1001, 0.3), (5, 201, 0.3), (7, 101, 0.2))]
+    cases += [
+        (f"band {rows}x{cols}", band_position(rows, cols, density, rng))
+        for rows, cols, density in ((3, 301, 0.3), (3, 1001, 0.3), (5, 201, 0.3), (7, 101, 0.2))
+    ]
     rankings = list(count_module._RANKINGS)
     all_rankings = dict(count_module._RANKINGS)
-    print(f"python {platform.python_version()}, {platform.machine()}; seconds per count + backbone, cap {options.cap:.0f} s")
+    print(
+        f"python {platform.python_version()}, {platform.machine()}; "
+        f"seconds per count + backbone, cap {options.cap:.0f} s"
+    )
     print(f"{'position':16}" + "".join(f" {name:>17}" for name in rankings) + f" {'chosen':>9}")
     timed(random_position(8, rng), options.cap)  # warm-up: imports and CP-SAT's first load
     for label, position in cases:

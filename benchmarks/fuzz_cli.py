@@ -25,8 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=500, help="examples per property run in this process")
-    parser.add_argument("--process-examples", type=int, default=None,
-                        help="examples per property that starts processes (default: a tenth of --examples)")
+    parser.add_argument(
+        "--process-examples",
+        type=int,
+        default=None,
+        help="examples per property that starts processes (default: a tenth of --examples)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="hypothesis seed")
     parser.add_argument("--only", nargs="*", default=None, help="run only the properties whose label holds a word")
     args = parser.parse_args()
@@ -75,19 +79,32 @@ def main() -> int:
         "open rows": (fuzz.open_rows(), readers, args.examples),
         "output paths": (fuzz.writing_commands(), outputs, args.examples),
         "sweep ranges": (fuzz.sweep_ranges(), lambda case: fuzz.check_sweep_ranges(counting, case), args.examples),
-        "time limits": (st.tuples(st.sampled_from(fuzz.TIMED), fuzz.TIME_LIMITS),
-                        lambda case: fuzz.check_time_limit(counting, *case), args.examples),
-        "cluster with few open files": (st.tuples(st.integers(16, 90), st.none() | st.just(4096)), cluster,
-                                        process_examples),
-        "Ctrl-C at start-up": (st.tuples(st.floats(0.0, 0.6), st.sampled_from(fuzz.START_UP_COMMANDS)), ctrl_c,
-                               process_examples),
+        "time limits": (
+            st.tuples(st.sampled_from(fuzz.TIMED), fuzz.TIME_LIMITS),
+            lambda case: fuzz.check_time_limit(counting, *case),
+            args.examples,
+        ),
+        "cluster with few open files": (
+            st.tuples(st.integers(16, 90), st.none() | st.just(4096)),
+            cluster,
+            process_examples,
+        ),
+        "Ctrl-C at start-up": (
+            st.tuples(st.floats(0.0, 0.6), st.sampled_from(fuzz.START_UP_COMMANDS)),
+            ctrl_c,
+            process_examples,
+        ),
     }
     failed = False
     for label, (strategy, check, examples) in properties.items():
         if args.only and not any(word.lower() in label.lower() for word in args.only):
             continue
-        options = settings(max_examples=examples, deadline=None, database=None,
-                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+        options = settings(
+            max_examples=examples,
+            deadline=None,
+            database=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        )
 
         def make(label=label, check=check, strategy=strategy, options=options):
             @seed(args.seed)

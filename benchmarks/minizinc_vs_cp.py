@@ -46,10 +46,15 @@ def main() -> None:
         ratio = mzn_seconds / cp_seconds
         (ratios_large if rows == 20 else ratios_small).append(ratio)
         if rows == 20:
-            print(f"20x20 M={mines:3d}: cp {cp.status.value:10s} {cp_seconds:6.2f}s  minizinc {mzn.status.value:10s} {mzn_seconds:6.2f}s  ratio {ratio:5.1f}")
+            print(
+                f"20x20 M={mines:3d}: cp {cp.status.value:10s} {cp_seconds:6.2f}s  "
+                f"minizinc {mzn.status.value:10s} {mzn_seconds:6.2f}s  ratio {ratio:5.1f}"
+            )
     for label, ratios in (("R, C <= 8", ratios_small), ("20x20", ratios_large)):
-        print(f"{label}: {len(ratios)} cases, minizinc/cp time ratio median {statistics.median(ratios):.1f}, "
-              f"min {min(ratios):.1f}, max {max(ratios):.1f}")
+        print(
+            f"{label}: {len(ratios)} cases, minizinc/cp time ratio median {statistics.median(ratios):.1f}, "
+            f"min {min(ratios):.1f}, max {max(ratios):.1f}"
+        )
 
 
 if __name__ == "__main__":

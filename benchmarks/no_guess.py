@@ -27,7 +27,9 @@ ROWS, COLS, MINES = 16, 30, 99
 def ms_board(mines: np.ndarray) -> list[list[int]]:
     """A board in ms-toollib's form: rows of numbers, -1 for a mine."""
     padded = np.pad(mines.astype(int), 1)
-    numbers = sum(padded[1 + dr:1 + dr + ROWS, 1 + dc:1 + dc + COLS] for dr in (-1, 0, 1) for dc in (-1, 0, 1)) - mines
+    numbers = (
+        sum(padded[1 + dr : 1 + dr + ROWS, 1 + dc : 1 + dc + COLS] for dr in (-1, 0, 1) for dc in (-1, 0, 1)) - mines
+    )
     return np.where(mines, -1, numbers).tolist()
 
 
@@ -44,8 +46,10 @@ def main() -> None:
     boards = [ms.laymine_solvable(ROWS, COLS, MINES, click[0], click[1])[0] for _ in range(args.boards)]
     ms_seconds = (time.perf_counter() - began) / args.boards
     rows.append(("ms-toollib laymine_solvable", args.boards, None, ms_seconds))
-    agree = sum(play_from(Board(np.array(b) == -1, None, np.ones((ROWS, COLS), bool)), click, "perfect", False).won
-                for b in boards)
+    agree = sum(
+        play_from(Board(np.array(b) == -1, None, np.ones((ROWS, COLS), bool)), click, "perfect", False).won
+        for b in boards
+    )
     print(f"ms-toollib boards won by cpsolve perfect --no-total: {agree}/{len(boards)}")
     for player, total in (("perfect", False), ("perfect", True), ("subset", True), ("casual", True)):
         count = max(args.boards // 4, 3) if player == "casual" else args.boards

@@ -110,7 +110,7 @@ def main() -> None:
         for player, use_total in (("subset", True), ("perfect", False), ("perfect", True)):
             fast, fast_ends = timed(board_list, click, player, use_total)
             slow, slow_ends = timed(board_list, click, player, use_total, compiled=False)
-            for a, b in zip(fast_ends, slow_ends):
+            for a, b in zip(fast_ends, slow_ends, strict=True):
                 if (a.state.cleared, a.state.flagged) != (b.state.cleared, b.state.flagged):
                     raise SystemExit(f"{name} {player}: compiled and Python players disagree")
             label = player + ("" if use_total else " --no-total")

@@ -38,7 +38,7 @@ ROWS, COLS, MINES = 16, 30, 99
 COVERED, FLAG = 10, 11
 
 #: The peer: read each file, print ms-toollib's chances as one JSON line (rows of floats).
-PEER = r'''
+PEER = r"""
 import json, sys
 import ms_toollib as ms
 out = []
@@ -50,7 +50,7 @@ for path in sys.argv[1:]:
     chances, _ = ms.cal_probability_onboard(board, total)
     out.append(json.dumps({"probabilities": chances}))
 sys.stdout.write("\n".join(out) + "\n")
-'''
+"""
 
 
 def neighbours(row: int, col: int):
@@ -84,7 +84,9 @@ def stuck_positions(count: int, seed: int) -> list[list[list[int]]]:
         view = [[COVERED] * COLS for _ in range(ROWS)]
         open_cell(board, view, 0, 0)
         while len(found) < count:
-            covered_safe = [(r, c) for r in range(ROWS) for c in range(COLS) if view[r][c] == COVERED and board[r][c] != -1]
+            covered_safe = [
+                (r, c) for r in range(ROWS) for c in range(COLS) if view[r][c] == COVERED and board[r][c] != -1
+            ]
             if not covered_safe:
                 break  # won
             chances, _ = ms.cal_probability_onboard([line[:] for line in view], MINES)
@@ -129,7 +131,9 @@ def timed(command: list[str]) -> tuple[float, bytes]:
 def check_agreement(ours_chances: bytes, ours_deduce: bytes, theirs: bytes) -> tuple[float, int]:
     """The largest chance difference, and how many cells --deduce called certain (all checked)."""
     worst, certain = 0.0, 0
-    for mine, deduced, peer in zip(ours_chances.splitlines(), ours_deduce.splitlines(), theirs.splitlines(), strict=True):
+    for mine, deduced, peer in zip(
+        ours_chances.splitlines(), ours_deduce.splitlines(), theirs.splitlines(), strict=True
+    ):
         ours, answer, chances = json.loads(mine), json.loads(deduced), json.loads(peer)["probabilities"]
         for r, row in enumerate(ours["probabilities"]):
             for c, p in enumerate(row):
@@ -171,16 +175,20 @@ def main() -> None:
             for name, command in commands.items():
                 times[name].append(timed(command)[0])
         load = os.getloadavg()[0]
-        print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
-              f"load {load:.1f} at the end; median of {options.runs} runs each, in turn")
+        print(
+            f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
+            f"load {load:.1f} at the end; median of {options.runs} runs each, in turn"
+        )
         peer = statistics.median(times["ms-toollib cal_probability_onboard"])
         print("| command | median s | min s | max s | ratio to ms-toollib |")
         print("|---|---:|---:|---:|---:|")
         for name, values in times.items():
             median = statistics.median(values)
             print(f"| {name} | {median:.2f} | {min(values):.2f} | {max(values):.2f} | {median / peer:.2f} |")
-        print(f"largest chance difference {worst:.1e} ({'agree' if worst <= 1e-9 else 'DISAGREE'} to 1e-9); "
-              f"{certain} cells called certain by --deduce, each 0 or 1 in ms-toollib's answer")
+        print(
+            f"largest chance difference {worst:.1e} ({'agree' if worst <= 1e-9 else 'DISAGREE'} to 1e-9); "
+            f"{certain} cells called certain by --deduce, each 0 or 1 in ms-toollib's answer"
+        )
 
 
 if __name__ == "__main__":

@@ -123,7 +123,9 @@ async def load(url: str, positions: list[str], clients: int, seconds: float, thi
     """
     host, port = url.removeprefix("http://").split(":")
     assert host == "127.0.0.1", "the load goes to loopback only"
-    requests = [_request(host, int(port), json.dumps({"position": text, "time_limit": 10}).encode()) for text in positions]
+    requests = [
+        _request(host, int(port), json.dumps({"position": text, "time_limit": 10}).encode()) for text in positions
+    ]
     latencies: list[float] = []
     errors: dict[str, int] = {}
     deadline = time.perf_counter() + seconds
@@ -247,9 +249,14 @@ def main() -> None:
         f"latency ms: p50 {figures['p50_ms']}, p95 {figures['p95_ms']}, p99 {figures['p99_ms']}, "
         f"max {figures['max_ms']}"
     )
-    print(f"library, in process: {figures['library_hint_ms']} ms a hint; HTTP p50 / library = {figures['p50_over_library']}")
-    print(f"server memory (RSS, solver processes included): {figures['server_rss_mib_before']} MiB before, "
-          f"{figures['server_rss_mib_after']} MiB after")
+    print(
+        f"library, in process: {figures['library_hint_ms']} ms a hint; "
+        f"HTTP p50 / library = {figures['p50_over_library']}"
+    )
+    print(
+        f"server memory (RSS, solver processes included): {figures['server_rss_mib_before']} MiB before, "
+        f"{figures['server_rss_mib_after']} MiB after"
+    )
     print(f"load average: {' '.join(f'{value:.2f}' for value in figures['load_average'])}")
 
 

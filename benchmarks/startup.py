@@ -2,7 +2,8 @@
 
 Each command runs as a fresh process through the ``cpsolve`` console script beside this Python
 (``python -m cpsolve`` where there is none), interleaved with the baseline so both see the same
-machine; the figure is the median of ``--runs`` runs. Run it alone: two cores are easily shared, and a figure taken while other work
+machine; the figure is the median of ``--runs`` runs. Run it alone: two cores are easily shared, and a figure taken
+while other work
 runs is noise.
 
     python benchmarks/startup.py [--runs 15]
@@ -28,7 +29,11 @@ COMMANDS = {
     "cpsolve layout 3 3 1": ["layout", "3", "3", "1"],
     "cpsolve layout 3 3 1 --backend cp": ["layout", "3", "3", "1", "--backend", "cp"],
     "cpsolve casual (contest sample)": ["casual", str(EXAMPLES / "casual" / "sample.in")],
-    "cpsolve check (Code Jam sample)": ["check", str(EXAMPLES / "codejam" / "sample.in"), str(EXAMPLES / "codejam" / "sample.out")],
+    "cpsolve check (Code Jam sample)": [
+        "check",
+        str(EXAMPLES / "codejam" / "sample.in"),
+        str(EXAMPLES / "codejam" / "sample.out"),
+    ],
 }
 
 

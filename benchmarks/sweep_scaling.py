@@ -40,8 +40,12 @@ def main() -> None:
         ("pure CP model", cp_range, cp_range, ["cp"], pure),
         ("greedy", greedy_rows, (1, 50), ["greedy"], SolveOptions()),
     ]
-    builders = [("in-process", 1, InProcessExecutor), ("pool", 2, lambda: PoolExecutor(2)),
-                ("dask", 1, lambda: DaskExecutor(workers=1)), ("dask", 2, lambda: DaskExecutor(workers=2))]
+    builders = [
+        ("in-process", 1, InProcessExecutor),
+        ("pool", 2, lambda: PoolExecutor(2)),
+        ("dask", 1, lambda: DaskExecutor(workers=1)),
+        ("dask", 2, lambda: DaskExecutor(workers=2)),
+    ]
     executors, start_up = [], {}
     for name, workers, build in builders:
         started = time.perf_counter()
@@ -62,8 +66,10 @@ def main() -> None:
     print("\n| sweep | executor | workers | cases | cases/s (median) | range | start-up |")
     print("|-------|----------|--------:|------:|-----------------:|------:|---------:|")
     for (label, name, workers, cases), values in rates.items():
-        print(f"| {label} | {name} | {workers} | {cases:,} | {statistics.median(values):,.1f} | "
-              f"{min(values):,.1f}-{max(values):,.1f} | {start_up[name, workers]:.1f} s |")
+        print(
+            f"| {label} | {name} | {workers} | {cases:,} | {statistics.median(values):,.1f} | "
+            f"{min(values):,.1f}-{max(values):,.1f} | {start_up[name, workers]:.1f} s |"
+        )
     one = statistics.median(rates[("pure CP model", "in-process", 1, count_cases(cp_range, cp_range, None))])
     two = statistics.median(rates[("pure CP model", "dask", 2, count_cases(cp_range, cp_range, None))])
     print(f"\npure model: Dask on 2 workers runs {two / one:.2f} times the in-process rate (ideal 2).")

@@ -36,15 +36,20 @@ def main() -> None:
             per_game = (time.perf_counter() - began) / args.games
             s = summarise_records(settings, records)
             label = f"{player}{'' if total else ' --no-total'}"
-            print(f"{name:13} {label:20} {s['games']:6d} {s['rate']:7.4f} {s['interval'][0]:7.4f}-{s['interval'][1]:.4f}"
-                  f" {s['3bv_mean']:9.2f} {per_game:8.4f}")
+            print(
+                f"{name:13} {label:20} {s['games']:6d} {s['rate']:7.4f} {s['interval'][0]:7.4f}-{s['interval'][1]:.4f}"
+                f" {s['3bv_mean']:9.2f} {per_game:8.4f}"
+            )
         settings = GameSettings(rows, cols, mines, seed=args.seed)
         click = settings.click
         wins = 0
         for k in range(args.games):
             mines_ = draw_board(settings, np.random.default_rng([args.seed, k]))
             padded = np.pad(mines_.astype(int), 1)
-            numbers = sum(padded[1 + dr:1 + dr + rows, 1 + dc:1 + dc + cols] for dr in (-1, 0, 1) for dc in (-1, 0, 1)) - mines_
+            numbers = (
+                sum(padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols] for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+                - mines_
+            )
             wins += ms.is_solvable(np.where(mines_, -1, numbers).tolist(), *click)
         low, high = wilson_interval(wins, args.games)
         print(f"{name:13} {'ms-toollib':20} {args.games:6d} {wins / args.games:7.4f} {low:7.4f}-{high:.4f}")

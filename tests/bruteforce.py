@@ -7,7 +7,7 @@ bug in cpsolve's array code or CP models cannot hide in the oracle too.
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 
@@ -15,7 +15,9 @@ def king_neighbours(cells: list[tuple[int, int]]) -> dict[tuple[int, int], list[
     """8-neighbours of each cell among the given cells."""
     present = set(cells)
     return {
-        (r, c): [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr or dc) and (r + dr, c + dc) in present]
+        (r, c): [
+            (r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr or dc) and (r + dr, c + dc) in present
+        ]
         for r, c in cells
     }
 
@@ -79,7 +81,7 @@ def winning_clicks(cells: list[tuple[int, int]], fixed_mines=frozenset(), fixed_
     return wins
 
 
-@lru_cache(maxsize=None)
+@cache
 def rectangle_wins(rows: int, cols: int) -> dict[int, frozenset]:
     """winning_clicks for a full rows x cols rectangle, cached."""
     cells = [(r, c) for r in range(rows) for c in range(cols)]

@@ -81,8 +81,9 @@ def perfect_play(grid: list[str], click, use_total: bool = True, placements=None
     truth = {c: sum(n in mines for n in neighbours[c]) for c in cells}
     cleared, flagged = {click}, set()
     while True:
-        consistent = [p for p, numbers in placements
-                      if not (p & cleared) and all(numbers[c] == truth[c] for c in cleared)]
+        consistent = [
+            p for p, numbers in placements if not (p & cleared) and all(numbers[c] == truth[c] for c in cleared)
+        ]
         covered = [c for c in cells if c not in cleared and c not in flagged]
         safe = {c for c in covered if all(c not in p for p in consistent)}
         sure = {c for c in covered if all(c in p for p in consistent)}
@@ -107,7 +108,7 @@ def backbone_bruteforce(position):
     """cpsolve.deduce.backbone by enumeration over the unknown cells (small positions only)."""
     unknown = sorted(position.unknown)
     around = {}
-    for (r, c) in position.clues:
+    for r, c in position.clues:
         around[(r, c)] = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
     safe_all = set(unknown)
     mine_all = set(unknown)
@@ -125,7 +126,7 @@ def backbone_bruteforce(position):
         if not ok:
             continue
         found = True
-        for cell, bit in zip(unknown, bits):
+        for cell, bit in zip(unknown, bits, strict=True):
             (safe_all if bit else mine_all).discard(cell)
     if not found:
         return None

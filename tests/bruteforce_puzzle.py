@@ -21,11 +21,11 @@ def solutions(clues: dict, known_mines: set, unknown: set, total: int | None):
     cells = sorted(unknown)
     found = []
     for bits in product((0, 1), repeat=len(cells)):
-        mines = {cell for cell, bit in zip(cells, bits) if bit} | set(known_mines)
+        mines = {cell for cell, bit in zip(cells, bits, strict=True) if bit} | set(known_mines)
         if total is not None and len(mines) != total:
             continue
         if all(sum(n in mines for n in neighbours(cell)) == value for cell, value in clues.items()):
-            found.append(frozenset(cell for cell, bit in zip(cells, bits) if bit))
+            found.append(frozenset(cell for cell, bit in zip(cells, bits, strict=True) if bit))
     return found
 
 
@@ -79,14 +79,18 @@ def count_column_by_column(rows: int, cols: int, clues: dict, unknown: set) -> i
     once the column after it is assigned. Work grows with cols * 8**rows, so the board can be
     long where :func:`solutions` could not enumerate it.
     """
+
     def fillings(col):
         free = [row for row in range(rows) if (row, col) in unknown]
         for bits in product((0, 1), repeat=len(free)):
-            yield frozenset((row, col) for row, bit in zip(free, bits) if bit)
+            yield frozenset((row, col) for row, bit in zip(free, bits, strict=True) if bit)
 
     def clues_hold(col, mines):
-        return all(sum(n in mines for n in neighbours((row, col))) == clues[(row, col)]
-                   for row in range(rows) if (row, col) in clues)
+        return all(
+            sum(n in mines for n in neighbours((row, col))) == clues[(row, col)]
+            for row in range(rows)
+            if (row, col) in clues
+        )
 
     # ways[(column before, column)]: assignments of the columns so far, with their clues checked
     # up to the column before
@@ -94,7 +98,7 @@ def count_column_by_column(rows: int, cols: int, clues: dict, unknown: set) -> i
     for col in range(1, cols + 1):
         following: dict = {}
         for (before, current), count in ways.items():
-            for filling in (fillings(col) if col < cols else [frozenset()]):
+            for filling in fillings(col) if col < cols else [frozenset()]:
                 if clues_hold(col - 1, before | current | filling):
                     key = (current, filling)
                     following[key] = following.get(key, 0) + count

@@ -25,7 +25,7 @@ def long_solve(markers: str, index: int) -> int:
     model = cp_model.CpModel()
     position = [model.new_int_var(0, marks * marks, f"x{i}") for i in range(marks)]
     model.add(position[0] == 0)
-    for left, right in zip(position, position[1:]):
+    for left, right in zip(position, position[1:], strict=False):
         model.add(right > left)
     gaps = []
     for i in range(marks):

@@ -140,7 +140,7 @@ def test_lost_games_match_the_sum_of_the_guesses_mine_chances():
                 expected += 1 - move.safety
                 variance += move.safety * (1 - move.safety)
     assert lost > 50
-    assert abs(lost - expected) <= 4 * variance ** 0.5, (lost, expected, variance ** 0.5)
+    assert abs(lost - expected) <= 4 * variance**0.5, (lost, expected, variance**0.5)
 
 
 def test_the_player_on_the_game_api_plays_the_same_games():
@@ -174,7 +174,8 @@ def test_before_its_first_guess_the_player_has_cleared_what_the_perfect_player_w
                 break
             cleared |= reveal(Board(mines, move.cell))
         grid = PaddedGrid(16, 16)
-        assert {(int(r), int(c)) for r, c in zip(*np.nonzero(cleared))} == {grid.cell(i) for i in perfect.state.cleared}
+        opened = {(int(r), int(c)) for r, c in zip(*np.nonzero(cleared), strict=True)}
+        assert opened == {grid.cell(i) for i in perfect.state.cleared}
 
 
 def test_a_seed_fixes_the_game_and_another_seed_may_change_it():
@@ -254,7 +255,7 @@ def test_conflicts_are_minimal():
         assert conflict.minimal and (conflict.clues or conflict.total)
         members = [*conflict.clues, *(["total"] if conflict.total else [])]
 
-        def holds(kept):
+        def holds(kept, clues=clues, known=known, unknown=unknown, total=total):
             kept_clues = {cell: clues[cell] for cell in kept if cell != "total"}
             return bool(solutions(kept_clues, known, unknown, total if "total" in kept else None))
 
@@ -311,8 +312,14 @@ def test_an_isolated_region_of_a_game_is_searched_alone_and_exactly():
     alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(pocket), None)
     counts = {len(s) for s in placements(alone)}
     assert len(counts) == 1  # the pocket's numbers fix its count of mines
-    alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(pocket),
-                     len(position.known_mines) + counts.pop())
+    alone = Position(
+        position.rows,
+        position.cols,
+        near,
+        position.known_mines,
+        frozenset(pocket),
+        len(position.known_mines) + counts.pop(),
+    )
     assert advice.guess.win == pytest.approx(float(optimal_win(alone)), abs=1e-12)
     assert all(c.win <= advice.guess.win + 1e-12 for c in advice.candidates)
 

@@ -33,7 +33,9 @@ def test_play_best_text_is_the_cells_left_covered_and_json_agrees(runner, tmp_pa
     assert text.exit_code == 0, text.output
     covered = [int(line) for line in text.stdout.split()]
     assert len(covered) == 4
-    result = runner.invoke(app, ["play", str(path), "--player", "best", "--click", "1,1", "--format", "json", "--moves"])
+    result = runner.invoke(
+        app, ["play", str(path), "--player", "best", "--click", "1,1", "--format", "json", "--moves"]
+    )
     games = [json.loads(line) for line in result.stdout.splitlines()]
     assert [g["answer"] for g in games] == covered
     for number, game in enumerate(games, start=1):
@@ -52,7 +54,9 @@ def test_play_best_moves_replay_to_the_answer(runner, tmp_path):
     from cpsolve.reveal import reveal
 
     path = board_file(tmp_path, count=3, seed=5)
-    result = runner.invoke(app, ["play", str(path), "--player", "best", "--click", "1,1", "--format", "json", "--moves"])
+    result = runner.invoke(
+        app, ["play", str(path), "--player", "best", "--click", "1,1", "--format", "json", "--moves"]
+    )
     settings = GameSettings(16, 30, 99, first=(0, 0), start="safe")
     for k, line in enumerate(result.stdout.splitlines()):
         game = json.loads(line)
@@ -74,12 +78,15 @@ def test_play_best_is_seeded(runner, tmp_path):
     assert runner.invoke(app, args).stdout == runner.invoke(app, args).stdout
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--player", "best"], "needs --click"),
-    (["--player", "best", "--click", "1,1", "--no-total"], "always knows the total"),
-    (["--player", "perfect", "--seed", "3"], "--seed and --moves are for --player best"),
-    (["--moves"], "--seed and --moves are for --player best"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--player", "best"], "needs --click"),
+        (["--player", "best", "--click", "1,1", "--no-total"], "always knows the total"),
+        (["--player", "perfect", "--seed", "3"], "--seed and --moves are for --player best"),
+        (["--moves"], "--seed and --moves are for --player best"),
+    ],
+)
 def test_play_usage_errors(runner, tmp_path, args, message):
     result = runner.invoke(app, ["play", str(board_file(tmp_path, count=1)), *args])
     assert result.exit_code == 2 and message in result.stderr
@@ -181,8 +188,25 @@ def test_hint_exit_codes(runner, tmp_path):
 
 
 def test_stats_best_gives_the_rate_guesses_and_seconds_the_same_on_any_executor(runner, tmp_path):
-    args = ["stats", "--random", "9", "9", "10", "--games", "30", "--player", "best", "--first", "1,1",
-            "--start", "safe", "--format", "json", "--seed", "4"]
+    args = [
+        "stats",
+        "--random",
+        "9",
+        "9",
+        "10",
+        "--games",
+        "30",
+        "--player",
+        "best",
+        "--first",
+        "1,1",
+        "--start",
+        "safe",
+        "--format",
+        "json",
+        "--seed",
+        "4",
+    ]
     here = json.loads(runner.invoke(app, args).stdout)
     store = str(tmp_path / "games.db")
     pooled = json.loads(runner.invoke(app, [*args, "--jobs", "2", "--quiet", "--store", store]).stdout)

@@ -103,15 +103,18 @@ def test_compiled_endgame_finds_the_optimal_win_chance_of_every_guess():
         size = len(view.state)
         cells, values = np.zeros(size, dtype=np.int64), np.zeros(size)
         cells_py, values_py = np.zeros(size, dtype=np.int64), np.zeros(size)
-        status, count, solutions = _best_engine.endgame(view.state, view.shown, view.offsets, view.total, 5000,
-                                                        10**8, cells, values)
-        status_py, count_py, solutions_py = engine.endgame_py(view.state, view.shown, view.offsets, view.total,
-                                                              5000, 10**8, cells_py, values_py)
+        status, count, solutions = _best_engine.endgame(
+            view.state, view.shown, view.offsets, view.total, 5000, 10**8, cells, values
+        )
+        status_py, count_py, solutions_py = engine.endgame_py(
+            view.state, view.shown, view.offsets, view.total, 5000, 10**8, cells_py, values_py
+        )
         assert (status, count, solutions) == (status_py, count_py, solutions_py)
         if status != engine.OK or count == 0:  # no solution, or nothing covered but mines
             continue
         assert dict(zip(cells[:count].tolist(), values[:count].tolist(), strict=True)) == pytest.approx(
-            dict(zip(cells_py[:count].tolist(), values_py[:count].tolist(), strict=True)), abs=1e-12)
+            dict(zip(cells_py[:count].tolist(), values_py[:count].tolist(), strict=True)), abs=1e-12
+        )
         # the best guess's value is the position's optimal win chance (full game tree, brute force)
         assert values[:count].max() == pytest.approx(float(optimal_win(position)), abs=1e-12)
         checked += 1
@@ -175,7 +178,8 @@ def test_compiled_isolated_region_search_equals_the_python_one():
         if status == engine.OK:
             found += 1
             assert dict(zip(cells[:count].tolist(), values[:count].tolist(), strict=True)) == pytest.approx(
-                dict(zip(cells_py[:count].tolist(), values_py[:count].tolist(), strict=True)), abs=1e-12)
+                dict(zip(cells_py[:count].tolist(), values_py[:count].tolist(), strict=True)), abs=1e-12
+            )
     assert found > 100
 
 
@@ -186,8 +190,9 @@ def test_an_isolated_region_plays_alone():
     for position, view in random_views(1500, seed=43, max_unknown=10):
         size = len(view.state)
         cells, values = np.zeros(size, dtype=np.int64), np.zeros(size)
-        status, count, solutions = engine.isolated(view.state, view.shown, view.offsets, view.total, 5000, 10**8,
-                                                   cells, values)
+        status, count, solutions = engine.isolated(
+            view.state, view.shown, view.offsets, view.total, 5000, 10**8, cells, values
+        )
         if status != engine.OK:
             continue
         region = next(set(r) for r in engine.regions_py(view.state, view.offsets) if int(cells[0]) in r)
@@ -196,11 +201,22 @@ def test_an_isolated_region_plays_alone():
         alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(inside), None)
         mines = {len(s) for s in placements(alone)}
         assert len(mines) == 1 and len(placements(alone)) == solutions  # a fixed count of mines
-        alone = Position(position.rows, position.cols, near, position.known_mines, frozenset(inside),
-                         len(position.known_mines) + mines.pop())
-        rest = Position(position.rows, position.cols, {c: n for c, n in position.clues.items() if c not in near},
-                        position.known_mines, position.unknown - inside, position.total - (alone.total
-                                                                                           - len(position.known_mines)))
+        alone = Position(
+            position.rows,
+            position.cols,
+            near,
+            position.known_mines,
+            frozenset(inside),
+            len(position.known_mines) + mines.pop(),
+        )
+        rest = Position(
+            position.rows,
+            position.cols,
+            {c: n for c, n in position.clues.items() if c not in near},
+            position.known_mines,
+            position.unknown - inside,
+            position.total - (alone.total - len(position.known_mines)),
+        )
         assert values[:count].max() == pytest.approx(float(optimal_win(alone)), abs=1e-12)
         assert optimal_win(position) == optimal_win(alone) * optimal_win(rest)
         checked += 1
@@ -249,8 +265,10 @@ def test_deep_search_is_the_expectimax_of_two_guesses():
             continue
         cells = np.array([view.grid.index(*c) for c in sorted(position.unknown)][:3], dtype=np.int64)
         out = np.zeros(len(cells))
-        assert engine.deep(view.state, view.shown, view.offsets, view.total, cells, 0.2, 100, 2, 10**6, False,
-                           out) == engine.OK
+        assert (
+            engine.deep(view.state, view.shown, view.offsets, view.total, cells, 0.2, 100, 2, 10**6, False, out)
+            == engine.OK
+        )
         floating = any(all(n not in position.clues for n in neighbours(c)) for c in position.unknown)
         for i, cell in enumerate(cells.tolist()):
             oracle = float(deep_score(position, view.grid.cell(cell), blend))

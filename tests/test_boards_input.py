@@ -43,7 +43,9 @@ def test_generate_then_stats_and_play(runner, player):
         assert played.exit_code == 0, played.stderr
         answers = [json.loads(line) for line in played.stdout.splitlines()]
         assert [a["answer"] for a in answers] == [0] * 4
-        assert [a["click"] for a in answers] == [b["first"] for b in boards] and {a["clicks_tried"] for a in answers} == {1}
+        assert [a["click"] for a in answers] == [b["first"] for b in boards] and {
+            a["clicks_tried"] for a in answers
+        } == {1}
 
 
 def test_click_option_overrides_the_boards_c(runner):

@@ -34,9 +34,7 @@ def test_official_sample_against_the_brute_force(examples):
 
 boards = st.integers(1, 7).flatmap(
     lambda rows: st.integers(1, max(1, 40 // rows)).flatmap(
-        lambda cols: st.lists(
-            st.text(alphabet="M..", min_size=cols, max_size=cols), min_size=rows, max_size=rows
-        )
+        lambda cols: st.lists(st.text(alphabet="M..", min_size=cols, max_size=cols), min_size=rows, max_size=rows)
     )
 )
 

@@ -27,20 +27,32 @@ def test_a_misspelt_command_is_a_usage_error_with_a_suggestion(runner):
 
 def test_a_command_imports_only_what_it_needs():
     """``layout R C M`` loads neither the other commands nor the deduction engine, OR-Tools or Dask."""
-    probe = ("import sys\nfrom cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\n"
-             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    probe = (
+        "import sys\nfrom cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     loaded = set(done.stderr.split())
     assert done.stdout.splitlines() == ["c..", "...", "..*"]
     assert "cpsolve.cli.layout" in loaded
-    for heavy in ("cpsolve.cli.puzzle", "cpsolve.cli.compare", "cpsolve.deduce", "ortools", "dask", "networkx",
-                  "cpsolve.cli.game", "cpsolve.game.session", "textual"):
+    for heavy in (
+        "cpsolve.cli.puzzle",
+        "cpsolve.cli.compare",
+        "cpsolve.deduce",
+        "ortools",
+        "dask",
+        "networkx",
+        "cpsolve.cli.game",
+        "cpsolve.game.session",
+        "textual",
+    ):
         assert heavy not in loaded, heavy
 
 
 def test_an_error_caused_by_ctrl_c_is_an_interruption(runner, monkeypatch):
     """Ctrl-C during an import surfaces as the import's error (OR-Tools: "initialization failed")."""
+
     def interrupted_import(*args, **kwargs):
         try:
             raise KeyboardInterrupt
@@ -66,8 +78,21 @@ def test_ctrl_c_in_a_cp_sat_search_is_an_interruption_not_a_time_limit(tmp_path)
         rows[row][col] = mark
     template = tmp_path / "open.txt"
     template.write_text("\n".join("".join(row) for row in rows) + "\n")
-    command = [sys.executable, "-m", "cpsolve", "layout", "1440", "--template", str(template), "--phases", "none",
-               "--time-limit", "60", "--stats", "--log"]
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolve",
+        "layout",
+        "1440",
+        "--template",
+        str(template),
+        "--phases",
+        "none",
+        "--time-limit",
+        "60",
+        "--stats",
+        "--log",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None
     # CP-SAT's own log (--log) says when the search starts: interrupt then, not after a guessed delay
@@ -86,12 +111,20 @@ def test_ctrl_c_in_a_cp_sat_search_is_an_interruption_not_a_time_limit(tmp_path)
 
 def test_the_game_checks_its_options_and_its_terminal_before_loading_textual():
     """``game`` fails on bad options (exit 1 or 2) and off a terminal (exit 2), Textual never loaded."""
-    probe = ("import sys\nfrom cpsolve.cli import main\nsys.argv = ['cpsolve', 'game'] + sys.argv[1:]\n"
-             "try:\n    main()\nexcept SystemExit as done:\n    print(done.code, 'textual' in sys.modules)")
-    for args, code in ((["9", "9"], 2), (["--level", "expert", "9", "9", "10"], 2), (["9", "9", "78"], 1),
-                       (["--level", "beginner"], 2), (["--no-guess", "best"], 2)):
-        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120,
-                              stdin=subprocess.DEVNULL)
+    probe = (
+        "import sys\nfrom cpsolve.cli import main\nsys.argv = ['cpsolve', 'game'] + sys.argv[1:]\n"
+        "try:\n    main()\nexcept SystemExit as done:\n    print(done.code, 'textual' in sys.modules)"
+    )
+    for args, code in (
+        (["9", "9"], 2),
+        (["--level", "expert", "9", "9", "10"], 2),
+        (["9", "9", "78"], 1),
+        (["--level", "beginner"], 2),
+        (["--no-guess", "best"], 2),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL
+        )
         assert done.stdout.split() == [str(code), "False"], (args, done.stdout, done.stderr)
         assert done.stderr.startswith("cpsolve: ") and len(done.stderr.splitlines()) == 1
 
@@ -115,8 +148,9 @@ main()
 """
 
 
-@pytest.mark.parametrize("module", ["typer", "typer.core", "cpsolve.cli.app", "cpsolve.cli.options", "cpsolve.layout",
-                                    "numpy"])
+@pytest.mark.parametrize(
+    "module", ["typer", "typer.core", "cpsolve.cli.app", "cpsolve.cli.options", "cpsolve.layout", "numpy"]
+)
 def test_ctrl_c_while_the_command_line_loads_is_one_line_and_130(module):
     done = subprocess.run([sys.executable, "-c", _INTERRUPT_AT, module], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr, done.stdout) == (130, "cpsolve: interrupted\n", "")
@@ -125,12 +159,14 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line_and_130(module):
 def test_ctrl_c_inside_typer_building_a_command_is_130_not_a_kill_by_sigint():
     """typer evaluates the commands' annotations with eval(); CPython remembers a KeyboardInterrupt that left one
     and killed the process by SIGINT at exit (-2), after cpsolve had said "interrupted"."""
-    script = ("import sys, typer\nreal = typer.Option\nfired = []\n"
-              "def option(*args, **kwargs):\n"
-              "    if not fired:\n        fired.append(1)\n        raise KeyboardInterrupt\n"
-              "    return real(*args, **kwargs)\n"
-              "typer.Option = option\n"
-              "from cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\nmain()\n")
+    script = (
+        "import sys, typer\nreal = typer.Option\nfired = []\n"
+        "def option(*args, **kwargs):\n"
+        "    if not fired:\n        fired.append(1)\n        raise KeyboardInterrupt\n"
+        "    return real(*args, **kwargs)\n"
+        "typer.Option = option\n"
+        "from cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\nmain()\n"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr, done.stdout) == (130, "cpsolve: interrupted\n", "")
 
@@ -144,8 +180,12 @@ def test_ctrl_c_at_any_moment_of_start_up():
 
     outcomes = set()
     for step in range(24):
-        process = subprocess.Popen([sys.executable, "-m", "cpsolve", "layout", "3", "3", "1"], stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cpsolve", "layout", "3", "3", "1"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(0.01 + step * 0.015)
         os.kill(process.pid, signal.SIGINT)
         stdout, stderr = process.communicate(timeout=120)

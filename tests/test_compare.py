@@ -11,8 +11,25 @@ def test_small_range_agrees_with_the_rule(runner, tmp_path):
     report = tmp_path / "report.json"
     table = tmp_path / "cases.csv"
     result = runner.invoke(
-        app, ["compare", "--rows", "1-4", "--cols", "2-4", "--backends", "greedy,cp", "--dominance", "none",
-              "--jobs", "2", "--json", str(report), "--csv", str(table), "--quiet"],
+        app,
+        [
+            "compare",
+            "--rows",
+            "1-4",
+            "--cols",
+            "2-4",
+            "--backends",
+            "greedy,cp",
+            "--dominance",
+            "none",
+            "--jobs",
+            "2",
+            "--json",
+            str(report),
+            "--csv",
+            str(table),
+            "--quiet",
+        ],
     )
     assert result.exit_code == 0, result.stdout
     data = json.loads(report.read_text())
@@ -21,11 +38,15 @@ def test_small_range_agrees_with_the_rule(runner, tmp_path):
     impossible = sum(not is_possible(*case) for case in cases)
     for backend in ("greedy", "cp"):
         figures = data["backends"][backend]
-        assert (figures["possible"], figures["impossible"], figures["unknown"]) == (len(cases) - impossible, impossible, 0)
+        assert (figures["possible"], figures["impossible"], figures["unknown"]) == (
+            len(cases) - impossible,
+            impossible,
+            0,
+        )
         assert figures["worst"] >= figures["p95"] >= figures["median"] >= 0
     lines = table.read_text().splitlines()
     assert lines[0] == "rows,cols,mines,backend,verdict,seconds" and len(lines) == 1 + 2 * len(cases)
-    assert "agreement: %d/%d cases (all)" % (len(cases), len(cases)) in result.stdout
+    assert f"agreement: {len(cases)}/{len(cases)} cases (all)" in result.stdout
 
 
 def _contrarian(problem, options):
@@ -47,17 +68,36 @@ def _liar(problem, options):
 def test_forced_disagreement_exits_1_and_is_listed(runner, tmp_path):
     register_backend("contrarian", _contrarian)
     report = tmp_path / "r.json"
-    result = runner.invoke(app, ["compare", "--rows", "3", "--cols", "3", "--backends", "greedy,contrarian",
-                                 "--jobs", "1", "--json", str(report), "--quiet"])
+    result = runner.invoke(
+        app,
+        [
+            "compare",
+            "--rows",
+            "3",
+            "--cols",
+            "3",
+            "--backends",
+            "greedy,contrarian",
+            "--jobs",
+            "1",
+            "--json",
+            str(report),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 1
     assert "DISAGREE 3 3 1: greedy=possible, contrarian=impossible" in result.stdout
     data = json.loads(report.read_text())
-    assert data["disagreements"] == [{"rows": 3, "cols": 3, "mines": 1, "verdicts": {"greedy": "possible", "contrarian": "impossible"}}]
+    assert data["disagreements"] == [
+        {"rows": 3, "cols": 3, "mines": 1, "verdicts": {"greedy": "possible", "contrarian": "impossible"}}
+    ]
 
 
 def test_invalid_board_exits_1(runner):
     register_backend("liar", _liar)
-    result = runner.invoke(app, ["compare", "--rows", "3", "--cols", "3", "--mines", "0-2", "--backends", "liar", "--jobs", "1", "--quiet"])
+    result = runner.invoke(
+        app, ["compare", "--rows", "3", "--cols", "3", "--mines", "0-2", "--backends", "liar", "--jobs", "1", "--quiet"]
+    )
     assert result.exit_code == 1 and "INVALID BOARD 3 3 0 (liar)" in result.stdout
 
 
@@ -68,8 +108,23 @@ def _out_of_time(problem, options):
 def test_undecided_case_exits_3(runner):
     """A backend whose time ran out: counted as unknown, never as a disagreement; exit 3."""
     register_backend("out_of_time", _out_of_time)
-    result = runner.invoke(app, ["compare", "--rows", "3", "--cols", "3", "--mines", "1-2", "--backends", "greedy,out_of_time",
-                                 "--jobs", "1", "--quiet"])
+    result = runner.invoke(
+        app,
+        [
+            "compare",
+            "--rows",
+            "3",
+            "--cols",
+            "3",
+            "--mines",
+            "1-2",
+            "--backends",
+            "greedy,out_of_time",
+            "--jobs",
+            "1",
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 3, result.stdout
     assert "undecided: 2" in result.stdout and "agreement: 2/2" in result.stdout
 
@@ -83,7 +138,9 @@ def test_bad_ranges_and_backends(runner):
 
 def test_plot_is_written(runner, tmp_path):
     picture = tmp_path / "sweep.png"
-    result = runner.invoke(app, ["compare", "--rows", "1-4", "--cols", "1-4", "--backends", "greedy", "--plot", str(picture), "--quiet"])
+    result = runner.invoke(
+        app, ["compare", "--rows", "1-4", "--cols", "1-4", "--backends", "greedy", "--plot", str(picture), "--quiet"]
+    )
     assert result.exit_code == 0
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 10_000
 
@@ -104,8 +161,10 @@ def test_the_backend_check_imports_no_solver():
     import subprocess
     import sys
 
-    code = ("import sys; from cpsolve.cli.compare import _backend_names; print(_backend_names('greedy, cp,minizinc'));"
-            " print(sorted({name.split('.')[0] for name in sys.modules} & {'ortools', 'minizinc'}))")
+    code = (
+        "import sys; from cpsolve.cli.compare import _backend_names; print(_backend_names('greedy, cp,minizinc'));"
+        " print(sorted({name.split('.')[0] for name in sys.modules} & {'ortools', 'minizinc'}))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.splitlines() == ["['greedy', 'cp', 'minizinc']", "[]"], result.stderr
 
@@ -116,8 +175,14 @@ def test_settings_keys_are_those_of_stores_written_before_phases_existed():
     from cpsolve.layout import SolveOptions
     from cpsolve.sweep.compare import layout_settings
 
-    before = {"time_limit": 60.0, "seed": 0, "encoding": None, "dominance": None, "solver": "gecode",
-              "relaxation_share": 0.3}
+    before = {
+        "time_limit": 60.0,
+        "seed": 0,
+        "encoding": None,
+        "dominance": None,
+        "solver": "gecode",
+        "relaxation_share": 0.3,
+    }
     assert layout_settings(SolveOptions()) == before
     assert layout_settings(SolveOptions(workers=3, export_model="m.pbtxt")) == before
     assert layout_settings(SolveOptions(phases=("model",))) == {**before, "phases": ("model",)}

@@ -129,7 +129,9 @@ def test_mixed_blocks_convolve_over_mine_counts():
     # blocks of clue 1 (8 ways, 1 mine) and a floating cell; total 2: the floating cell is a mine
     # in every solution, and the count is 8 * 8
     position = _blocks(blocks=2, clue=1, floating=1)
-    answer = analyse(Position(3, position.cols, position.clues, frozenset(), position.unknown, 3), count=True, backbone=True)
+    answer = analyse(
+        Position(3, position.cols, position.clues, frozenset(), position.unknown, 3), count=True, backbone=True
+    )
     assert answer.count == 64
     assert answer.surely_mine == {(1, 8)}
 

@@ -81,8 +81,15 @@ def read_blocks(path: Path) -> list[Block]:
             else:
                 steps[-1].expected.append(lines[i])
             i += 1
-        blocks.append(Block(str(path.relative_to(ROOT)), start, steps, skip.group(1) if skip else None,
-                            needs.group(1) if needs else None))
+        blocks.append(
+            Block(
+                str(path.relative_to(ROOT)),
+                start,
+                steps,
+                skip.group(1) if skip else None,
+                needs.group(1) if needs else None,
+            )
+        )
         i += 1
     return blocks
 

@@ -141,9 +141,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def served(built):
     """The built site on a loopback port, for the length of the module."""
     site, _ = built
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site))
-    )
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"

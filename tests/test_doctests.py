@@ -12,7 +12,11 @@ import pytest
 
 import cpsolve
 
-MODULES = sorted(info.name for info in pkgutil.walk_packages(cpsolve.__path__, "cpsolve.") if not info.name.split(".")[-1].startswith("_"))
+MODULES = sorted(
+    info.name
+    for info in pkgutil.walk_packages(cpsolve.__path__, "cpsolve.")
+    if not info.name.split(".")[-1].startswith("_")
+)
 
 
 @pytest.mark.parametrize("name", MODULES)

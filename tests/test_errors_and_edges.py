@@ -2,7 +2,6 @@
 
 import json
 import math
-import os
 import shutil
 import subprocess
 import sys
@@ -82,7 +81,9 @@ def test_minizinc_is_never_handed_a_limit_it_reads_as_none_or_cannot_take(runner
         solve(LayoutProblem(3, 3, 1), "minizinc", SolveOptions(time_limit=2_147_460))
 
 
-@pytest.mark.parametrize("option,value", [("--workers", "0"), ("--workers", "100000"), ("--seed", "-1"), ("--seed", str(2**31))])
+@pytest.mark.parametrize(
+    "option,value", [("--workers", "0"), ("--workers", "100000"), ("--seed", "-1"), ("--seed", str(2**31))]
+)
 def test_counts_and_seeds_are_bounded(runner, option, value):
     result = runner.invoke(app, ["layout", "5", "5", "3", "--backend", "cp", option, value])
     assert result.exit_code == 1 and option in result.stderr and _one_line(result)
@@ -102,7 +103,9 @@ def test_unknown_option_is_a_usage_error(runner):
 def test_report_paths_are_checked_before_any_work(runner, tmp_path):
     """A sweep must not run for minutes and then lose its results to a path it cannot write."""
     for option in ("--json", "--csv", "--plot"):
-        result = runner.invoke(app, ["compare", "--rows", "1-40", "--cols", "1-40", option, "/nonexistent/r.out", "--quiet"])
+        result = runner.invoke(
+            app, ["compare", "--rows", "1-40", "--cols", "1-40", option, "/nonexistent/r.out", "--quiet"]
+        )
         assert result.exit_code == 1 and "/nonexistent" in result.stderr and _one_line(result)
     result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--json", str(tmp_path), "--quiet"])
     assert result.exit_code == 1 and "directory" in result.stderr
@@ -135,8 +138,9 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     """`cpsolve layout -i big | head -1`: no traceback when the reader goes away."""
     cases = tmp_path / "big.in"
     cases.write_text("3000\n" + "50 50 100\n" * 3000)
-    process = subprocess.Popen([sys.executable, "-m", "cpsolve", "layout", "-i", str(cases)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cpsolve", "layout", "-i", str(cases)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     assert process.stdout.read(9) == b"Case #1:\n"
     process.stdout.close()
     _, stderr = process.communicate(timeout=120)
@@ -181,7 +185,9 @@ def test_check_rejects_out_of_order_and_repeated_cases(runner, tmp_path):
     cases = _write(tmp_path, "in", "2\n2 2 1\n1 3 1\n")
     swapped = runner.invoke(app, ["check", cases, _write(tmp_path, "o1", "Case #2:\nc.*\nCase #1:\nImpossible\n")])
     assert swapped.exit_code == 1 and "out of order: expected Case #1" in swapped.stdout
-    repeated = runner.invoke(app, ["check", cases, _write(tmp_path, "o2", "Case #1:\nImpossible\nCase #1:\nImpossible\nCase #2:\nc.*\n")])
+    repeated = runner.invoke(
+        app, ["check", cases, _write(tmp_path, "o2", "Case #1:\nImpossible\nCase #1:\nImpossible\nCase #2:\nc.*\n")]
+    )
     assert repeated.exit_code == 1 and "case repeated" in repeated.stdout
 
 
@@ -194,7 +200,6 @@ def test_unknown_minizinc_solver_is_one_line(runner):
 def test_math_isfinite_guard_is_used_for_every_limit():
     """The shared checker refuses what CP-SAT would call MODEL_INVALID."""
     from cpsolve.cli.options import check_time_limit
-
     from cpsolve.errors import EXIT_USAGE, ParameterError
 
     for bad in (math.nan, math.inf, 0.0, -3.0, 1e7):
@@ -231,9 +236,17 @@ BIG = "1" * 4301  # past Python's 4,300-digit limit on int <-> str
 
 @pytest.mark.parametrize("form", ["case", "json"])
 @pytest.mark.parametrize("number", ["-1", "0", BIG, str(2**63)])
-@pytest.mark.parametrize("command", [["play", "--player", "best", "--click", "1,1"], ["play", "--format", "json"],
-                                     ["stats"], ["casual", "--explain"], ["stats", "--format", "json"]],
-                         ids=lambda command: " ".join(command))
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "--player", "best", "--click", "1,1"],
+        ["play", "--format", "json"],
+        ["stats"],
+        ["casual", "--explain"],
+        ["stats", "--format", "json"],
+    ],
+    ids=lambda command: " ".join(command),
+)
 def test_a_case_number_out_of_range_is_one_line(runner, tmp_path, form, number, command):
     path = tmp_path / "boards.txt"
     if form == "case":
@@ -256,10 +269,11 @@ def test_check_names_a_case_number_of_any_length(runner, tmp_path):
     output.write_text(f"Case #{BIG}:\n" + "\n".join(BOARD) + "\n")
     result = runner.invoke(app, ["check", str(cases), str(output)])
     assert result.exit_code == 1 and result.stderr == ""
-    assert result.stdout.splitlines() == ["Case #1: rejected: missing case",
-                                          "Case #11111111111111111111... (4301 characters): rejected: extra case "
-                                          "(input has 1), line 1",
-                                          "0/1 case accepted, 2 rejected"]
+    assert result.stdout.splitlines() == [
+        "Case #1: rejected: missing case",
+        "Case #11111111111111111111... (4301 characters): rejected: extra case (input has 1), line 1",
+        "0/1 case accepted, 2 rejected",
+    ]
 
 
 def test_the_largest_case_number_is_played(runner, tmp_path):
@@ -290,8 +304,11 @@ def test_hint_json_writes_a_count_of_any_length(runner, tmp_path):
 
 
 @pytest.mark.parametrize("depth", [1000, 100_000])
-@pytest.mark.parametrize("command", [["stats"], ["casual"], ["play", "--player", "perfect"],
-                                     ["play", "--player", "best", "--click", "1,1"]], ids=lambda c: " ".join(c))
+@pytest.mark.parametrize(
+    "command",
+    [["stats"], ["casual"], ["play", "--player", "perfect"], ["play", "--player", "best", "--click", "1,1"]],
+    ids=lambda c: " ".join(c),
+)
 def test_json_nested_deep_is_one_line(runner, tmp_path, depth, command):
     path = tmp_path / "deep.txt"
     path.write_text('{"board": ' + "[" * depth + "]" * depth + "}\n")
@@ -319,21 +336,29 @@ def test_an_unusable_tmpdir_for_minizinc_is_exit_1_naming_it(runner, tmp_path, m
     monkeypatch.setenv("TMPDIR", str(tmp_path / "nowhere"))
     result = runner.invoke(app, ["layout", "3", "3", "1", "--backend", "minizinc"])
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr == (f"cpsolve: TMPDIR={tmp_path / 'nowhere'} does not exist: set TMPDIR to a writable "
-                             "folder, or unset it\n")
+    assert result.stderr == (
+        f"cpsolve: TMPDIR={tmp_path / 'nowhere'} does not exist: set TMPDIR to a writable folder, or unset it\n"
+    )
 
 
-@pytest.mark.parametrize("args", [
-    ["generate", "9", "9", "9" * 5000],
-    ["game", "9", "9", "9" * 5000],
-    ["stats", "--random", "9", "9", "9" * 5000],
-    ["layout", "3", "3", "1", "--seed", "9" * 5000],
-    ["stats", "--random", "9", "9", "10", "--first", "1," + "9" * 5000],
-    ["puzzle", str(Path(__file__).parent.parent / "examples" / "puzzles" / "ring_with_total.txt"), "--mines",
-     "-" + "9" * 4000],
-    ["compare", "--rows", "2-" + "x" * 5000],
-    ["layout", "3", "3", "9" * 5000],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["generate", "9", "9", "9" * 5000],
+        ["game", "9", "9", "9" * 5000],
+        ["stats", "--random", "9", "9", "9" * 5000],
+        ["layout", "3", "3", "1", "--seed", "9" * 5000],
+        ["stats", "--random", "9", "9", "10", "--first", "1," + "9" * 5000],
+        [
+            "puzzle",
+            str(Path(__file__).parent.parent / "examples" / "puzzles" / "ring_with_total.txt"),
+            "--mines",
+            "-" + "9" * 4000,
+        ],
+        ["compare", "--rows", "2-" + "x" * 5000],
+        ["layout", "3", "3", "9" * 5000],
+    ],
+)
 def test_echoed_values_are_shortened(runner, args):
     """A 5,000-digit mine count was echoed whole."""
     result = runner.invoke(app, args)

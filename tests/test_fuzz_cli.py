@@ -34,8 +34,12 @@ pytestmark = pytest.mark.slow
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: The example files the mutations start from.
-SEEDS = sorted(path for folder in ("best", "casual", "codejam", "puzzles", "templates") for path in (EXAMPLES / folder).iterdir()
-               if path.suffix in (".in", ".out", ".txt", ".solution"))
+SEEDS = sorted(
+    path
+    for folder in ("best", "casual", "codejam", "puzzles", "templates")
+    for path in (EXAMPLES / folder).iterdir()
+    if path.suffix in (".in", ".out", ".txt", ".solution")
+)
 #: Numbers above this in a layout batch ask for a board too large for a quick test (the layout
 #: size limits are tested with the layout command).
 LARGEST_LAYOUT_NUMBER = 400
@@ -84,10 +88,36 @@ def check_every_reader(runner, folder: Path, data: bytes) -> None:
 
 # --- mutations ----------------------------------------------------------------------------------
 
-ODD_TEXT = ["²", "①", "٣", "\u00a0", "\r", "\r\n", "\t", "\ufeff", "9" * 30, "9" * 5000, "-1", "0", "", "\n\n",
-            "Case #1:", "Impossible", "{", '{"board": ["c."]}', "c", "#", "*", "M", "?", " ",
-            "Case #-1:", "Case #" + "1" * 4301 + ":", '{"case": -1, "board": ["c."]}',
-            '{"board": ' + "[" * 1000 + "]" * 1000 + "}"]
+ODD_TEXT = [
+    "²",
+    "①",
+    "٣",
+    "\u00a0",
+    "\r",
+    "\r\n",
+    "\t",
+    "\ufeff",
+    "9" * 30,
+    "9" * 5000,
+    "-1",
+    "0",
+    "",
+    "\n\n",
+    "Case #1:",
+    "Impossible",
+    "{",
+    '{"board": ["c."]}',
+    "c",
+    "#",
+    "*",
+    "M",
+    "?",
+    " ",
+    "Case #-1:",
+    "Case #" + "1" * 4301 + ":",
+    '{"case": -1, "board": ["c."]}',
+    '{"board": ' + "[" * 1000 + "]" * 1000 + "}",
+]
 
 
 @st.composite
@@ -102,7 +132,7 @@ def mutated(draw) -> bytes:
         elif kind == "insert":
             data[at:at] = draw(st.binary(min_size=1, max_size=3))
         elif kind == "delete" and data:
-            del data[at:at + draw(st.integers(1, 5))]
+            del data[at : at + draw(st.integers(1, 5))]
         elif kind == "odd":
             data[at:at] = draw(st.sampled_from(ODD_TEXT)).encode("utf-8")
         elif kind == "line":
@@ -125,8 +155,11 @@ def mutated(draw) -> bytes:
 #: Random bytes, and random text made of the characters the formats use (and a few they do not).
 RANDOM_INPUT = st.binary(max_size=200) | st.text(alphabet="0123456789 .*Mc#?-\n\r²٣", max_size=120).map(str.encode)
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", 25))
-FUZZ_SETTINGS = settings(max_examples=FUZZ_EXAMPLES, deadline=None,
-                         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ_SETTINGS = settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 @FUZZ_SETTINGS
@@ -197,8 +230,11 @@ def test_code_jam_numbers_are_ascii_digits(runner, tmp_path, digits):
 # --- issue 29: the kinds of input and option a second fuzz found ------------------------------------------------
 
 PROCESS_EXAMPLES = int(os.environ.get("PROCESS_EXAMPLES", 4))
-PROCESS_SETTINGS = settings(max_examples=PROCESS_EXAMPLES, deadline=None,
-                            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+PROCESS_SETTINGS = settings(
+    max_examples=PROCESS_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 #: The longest a run may take here: every command below ends at once, or within its time limit.
 QUICK = 60.0
 
@@ -224,8 +260,19 @@ def json_lines(draw) -> bytes:
     for _ in range(draw(st.integers(1, 3))):
         depth = draw(st.sampled_from([1, 2, 50, 999, 1000, 3000]))
         board = draw(st.sampled_from(['["c..", "...", "..*"]', '["c."]', "[" * depth + "]" * depth, '"c.."', "null"]))
-        case = draw(st.sampled_from(["", '"case": -1, ', '"case": 0, ', '"case": 1, ', f'"case": {2**63}, ',
-                                     '"case": ' + "1" * 4301 + ", ", '"case": 9223372036854775807, ']))
+        case = draw(
+            st.sampled_from(
+                [
+                    "",
+                    '"case": -1, ',
+                    '"case": 0, ',
+                    '"case": 1, ',
+                    f'"case": {2**63}, ',
+                    '"case": ' + "1" * 4301 + ", ",
+                    '"case": 9223372036854775807, ',
+                ]
+            )
+        )
         lines.append("{" + case + '"board": ' + board + "}")
     return ("\n".join(lines) + "\n").encode()
 
@@ -259,8 +306,16 @@ def test_open_rows(runner, tmp_path, data):
 # --- output paths -------------------------------------------------------------------------------------------------
 
 #: How an output names a file: an input or another output spelled several ways, or a file of its own.
-SPELLINGS = ["{input}", "./{input_name}", "sub/../{input_name}", "link", "{other}", "new{ext}", "nowhere/new{ext}",
-             "/dev/full"]
+SPELLINGS = [
+    "{input}",
+    "./{input_name}",
+    "sub/../{input_name}",
+    "link",
+    "{other}",
+    "new{ext}",
+    "nowhere/new{ext}",
+    "/dev/full",
+]
 EXTENSIONS = ["", ".json", ".csv", ".png", ".svg", ".PDF", ".txt", ".db", ".pgf"]
 
 
@@ -269,10 +324,27 @@ def _workspace(folder: Path) -> dict[str, Path]:
     from typer.testing import CliRunner
 
     (folder / "sub").mkdir()
-    files = {"store": folder / "S.db", "template": folder / "T.txt", "batch": folder / "I.in",
-             "boards": folder / "B.txt"}
-    done = CliRunner().invoke(app, ["compare", "--rows", "1-2", "--cols", "1-2", "--backends", "greedy", "--store",
-                                    str(files["store"]), "--quiet"])
+    files = {
+        "store": folder / "S.db",
+        "template": folder / "T.txt",
+        "batch": folder / "I.in",
+        "boards": folder / "B.txt",
+    }
+    done = CliRunner().invoke(
+        app,
+        [
+            "compare",
+            "--rows",
+            "1-2",
+            "--cols",
+            "1-2",
+            "--backends",
+            "greedy",
+            "--store",
+            str(files["store"]),
+            "--quiet",
+        ],
+    )
     assert done.exit_code == 0, done.stderr
     files["template"].write_text("?.\n..\n")
     files["batch"].write_text("1\n2 2 0\n")
@@ -284,18 +356,30 @@ def _workspace(folder: Path) -> dict[str, Path]:
 def writing_commands(draw) -> tuple[str, list[tuple[str, str]]]:
     """A command that writes files, the input it reads (by its key in the workspace), and its outputs' spellings."""
     command = draw(st.sampled_from(["report", "compare", "layout template", "layout batch", "stats"]))
-    options = {"report": ["--json", "--csv", "--plot"], "compare": ["--store", "--json", "--csv", "--plot"],
-               "layout template": ["--export-model"], "layout batch": ["--export-model"], "stats": ["--store"]}[command]
+    options = {
+        "report": ["--json", "--csv", "--plot"],
+        "compare": ["--store", "--json", "--csv", "--plot"],
+        "layout template": ["--export-model"],
+        "layout batch": ["--export-model"],
+        "stats": ["--store"],
+    }[command]
     chosen = draw(st.lists(st.sampled_from(options), min_size=1, unique=True))
-    outputs = [(option, draw(st.sampled_from(SPELLINGS)).replace("{ext}", draw(st.sampled_from(EXTENSIONS))))
-               for option in chosen]
+    outputs = [
+        (option, draw(st.sampled_from(SPELLINGS)).replace("{ext}", draw(st.sampled_from(EXTENSIONS))))
+        for option in chosen
+    ]
     return command, outputs
 
 
 def check_writing_command(runner, folder: Path, command: str, outputs: list[tuple[str, str]]) -> None:
     files = _workspace(folder)
-    input_key = {"report": "store", "compare": "store", "layout template": "template", "layout batch": "batch",
-                 "stats": "boards"}[command]
+    input_key = {
+        "report": "store",
+        "compare": "store",
+        "layout template": "template",
+        "layout batch": "batch",
+        "stats": "boards",
+    }[command]
     source = files[input_key]
     os.symlink(source, folder / "link")
     names: list[str] = []
@@ -305,11 +389,13 @@ def check_writing_command(runner, folder: Path, command: str, outputs: list[tupl
         name = spelling.format(input=source, input_name=source.name, other=other)
         names.append(name)
         args += [option, name]
-    base = {"report": ["report", str(source)],
-            "compare": ["compare", "--rows", "1-2", "--cols", "1-2", "--backends", "greedy", "--quiet", "--resume"],
-            "layout template": ["layout", "1", "--template", str(source)],
-            "layout batch": ["layout", "--input", str(source), "--backend", "cp"],
-            "stats": ["stats", "--random", "4", "4", "2", "--games", "5", "--quiet"]}[command]
+    base = {
+        "report": ["report", str(source)],
+        "compare": ["compare", "--rows", "1-2", "--cols", "1-2", "--backends", "greedy", "--quiet", "--resume"],
+        "layout template": ["layout", "1", "--template", str(source)],
+        "layout batch": ["layout", "--input", str(source), "--backend", "cp"],
+        "stats": ["stats", "--random", "4", "4", "2", "--games", "5", "--quiet"],
+    }[command]
     protected = {path: path.read_bytes() for key, path in files.items() if key != "store" or command != "compare"}
     before = sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
     previous = os.getcwd()
@@ -379,13 +465,22 @@ def test_sweep_ranges(runner, args):
 
 
 #: Limits from below a millisecond to past every backend's, and the values that are no limit at all.
-TIME_LIMITS = (st.floats(1e-9, 1e-3) | st.floats(1e5, 1e300) | st.sampled_from([0.0, -1.0, 0.05, 2.0, 1e6, 1e6 + 1])
-               | st.sampled_from(["nan", "inf", "-inf", "1e400"]))
-TIMED = [["layout", "6", "6", "5"], ["layout", "6", "6", "5", "--backend", "cp", "--dominance", "none"],
-         ["layout", "6", "6", "5", "--backend", "minizinc"], ["layout", "12", "12", "40", "--click", "6,6"],
-         ["puzzle", str(EXAMPLES / "puzzles" / "classic_8x8.txt"), "--count", "--probabilities"],
-         ["hint", str(EXAMPLES / "best" / "expert_midgame.txt")], ["generate", "9", "9", "10"],
-         ["compare", "--rows", "2-3", "--cols", "2-3", "--jobs", "1", "--quiet"]]
+TIME_LIMITS = (
+    st.floats(1e-9, 1e-3)
+    | st.floats(1e5, 1e300)
+    | st.sampled_from([0.0, -1.0, 0.05, 2.0, 1e6, 1e6 + 1])
+    | st.sampled_from(["nan", "inf", "-inf", "1e400"])
+)
+TIMED = [
+    ["layout", "6", "6", "5"],
+    ["layout", "6", "6", "5", "--backend", "cp", "--dominance", "none"],
+    ["layout", "6", "6", "5", "--backend", "minizinc"],
+    ["layout", "12", "12", "40", "--click", "6,6"],
+    ["puzzle", str(EXAMPLES / "puzzles" / "classic_8x8.txt"), "--count", "--probabilities"],
+    ["hint", str(EXAMPLES / "best" / "expert_midgame.txt")],
+    ["generate", "9", "9", "10"],
+    ["compare", "--rows", "2-3", "--cols", "2-3", "--jobs", "1", "--quiet"],
+]
 
 
 def check_time_limit(runner, command: list[str], limit) -> None:
@@ -425,8 +520,21 @@ def check_cluster_with_few_files(files: int, hard: int | None) -> int:
 
         resource.setrlimit(resource.RLIMIT_NOFILE, (files, hard or files))
 
-    command = [sys.executable, "-m", "cpsolve", "stats", "--random", "6", "6", "4", "--games", "10", "--jobs", "2",
-               "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolve",
+        "stats",
+        "--random",
+        "6",
+        "6",
+        "4",
+        "--games",
+        "10",
+        "--jobs",
+        "2",
+        "--quiet",
+    ]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180, preexec_fn=limit)
     assert done.returncode in (0, 1), (files, hard, done.returncode, done.stderr[-3000:])
     assert "Traceback" not in done.stderr and done.stderr.count("\n") <= 1, (files, hard, done.stderr[-3000:])
@@ -448,8 +556,9 @@ def check_ctrl_c_at_start_up(delay: float, command: list[str]) -> int:
     import subprocess
     import sys
 
-    process = subprocess.Popen([sys.executable, "-m", "cpsolve", *command], cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cpsolve", *command], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     time.sleep(delay)
     os.kill(process.pid, signal.SIGINT)
     stdout, stderr = process.communicate(timeout=120)
@@ -464,9 +573,12 @@ def check_ctrl_c_at_start_up(delay: float, command: list[str]) -> int:
     return code
 
 
-START_UP_COMMANDS = [["layout", "3", "3", "1"], ["layout", "20", "20", "50", "--backend", "cp"],
-                     ["puzzle", "examples/puzzles/classic_8x8.txt"], ["compare", "--rows", "1-3", "--cols", "1-3",
-                                                                       "--quiet"]]
+START_UP_COMMANDS = [
+    ["layout", "3", "3", "1"],
+    ["layout", "20", "20", "50", "--backend", "cp"],
+    ["puzzle", "examples/puzzles/classic_8x8.txt"],
+    ["compare", "--rows", "1-3", "--cols", "1-3", "--quiet"],
+]
 
 
 @PROCESS_SETTINGS

@@ -39,7 +39,11 @@ def test_resume_from_a_first_click_is_the_game_from_that_click(board, rng):
             resumed = Game(board, player, use_total, compiled=compiled)
             resumed.resume([click])
             a, b = resumed.end(), started.end()
-            assert (a.state.cleared, a.state.flagged) == (b.state.cleared, b.state.flagged), (player, use_total, compiled)
+            assert (a.state.cleared, a.state.flagged) == (b.state.cleared, b.state.flagged), (
+                player,
+                use_total,
+                compiled,
+            )
             assert a.cleared == b.cleared and b.click == click and a.click == (-1, -1)
 
 

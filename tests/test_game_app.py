@@ -70,8 +70,15 @@ async def go_to(app: GameApp, pilot, cell) -> None:
 def screen_text(app: GameApp) -> str:
     """The screen as plain text, rendered as Textual's own screenshot renders it."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
-                      legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        record=True,
+        force_terminal=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
 
@@ -92,14 +99,17 @@ def line(app: GameApp, name: str) -> str:
 def board_rows(app: GameApp) -> list[str]:
     """The board's lines below its column numbers, without the row numbers on their left."""
     board = app.query_one(Board)
-    return [row[board.label_width:] for row in board.render().plain.split("\n")[1:]]
+    return [row[board.label_width :] for row in board.render().plain.split("\n")[1:]]
 
 
 def cell_texts(app: GameApp) -> dict:
     """What the board shows in each cell, stripped (the cursor's brackets removed)."""
     width = app.query_one(Board).cell_width
-    return {(r, c): row[c * width:(c + 1) * width].strip(" []▸") for r, row in enumerate(board_rows(app))
-            for c in range(len(row) // width)}
+    return {
+        (r, c): row[c * width : (c + 1) * width].strip(" []▸")
+        for r, row in enumerate(board_rows(app))
+        for c in range(len(row) // width)
+    }
 
 
 def offset_of(app: GameApp, cell) -> tuple[int, int]:
@@ -175,8 +185,11 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
         session = app.session
         mines = session.deal.mines
         await press(app, pilot, "space")
-        numbers = [cell for cell in sorted(cells_of(session, CLEARED)) if session.number(cell) > 0
-                   and any(session.state(n) == COVERED and not mines[n] for n in around(cell))]
+        numbers = [
+            cell
+            for cell in sorted(cells_of(session, CLEARED))
+            if session.number(cell) > 0 and any(session.state(n) == COVERED and not mines[n] for n in around(cell))
+        ]
         for key_chord, number in zip((True, False), numbers[::3], strict=False):
             for neighbour in around(number):
                 if mines[neighbour] and session.state(neighbour) == COVERED:
@@ -200,8 +213,11 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
         await pilot.click(Board, offset=offset_of(app, flagged), button=3)
         await settle(app, pilot)
         assert session.state(flagged) == COVERED
-        wrong = min(cell for cell in cells_of(session, COVERED) if not mines[cell]
-                    and any(session.state(n) == CLEARED and session.number(n) for n in around(cell)))
+        wrong = min(
+            cell
+            for cell in cells_of(session, COVERED)
+            if not mines[cell] and any(session.state(n) == CLEARED and session.number(n) for n in around(cell))
+        )
         number = min(n for n in around(wrong) if session.state(n) == CLEARED and session.number(n))
         for neighbour in around(number):
             if session.state(neighbour) == FLAGGED:
@@ -222,8 +238,12 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
 
 def around(cell, rows=9, cols=9):
     r, c = cell
-    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-            if (dr, dc) != (0, 0) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+    return [
+        (r + dr, c + dc)
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr, dc) != (0, 0) and 0 <= r + dr < rows and 0 <= c + dc < cols
+    ]
 
 
 def cells_of(session, state):
@@ -244,11 +264,14 @@ def test_the_chances_shown_are_the_librarys_for_the_same_view():
         for cell, chance in expected.cells.items():
             want = "S" if chance == 0 else "M" if chance == 1 else str(min(99, max(1, round(float(chance) * 100))))
             assert shown[cell] == want, cell
-        covered = min((cell for cell, chance in expected.cells.items() if 0 < chance < 1),
-                      key=lambda cell: (abs(expected.cells[cell] - Fraction(1, 2)), cell))
+        covered = min(
+            (cell for cell, chance in expected.cells.items() if 0 < chance < 1),
+            key=lambda cell: (abs(expected.cells[cell] - Fraction(1, 2)), cell),
+        )
         await go_to(app, pilot, covered)
         assert line(app, "status").endswith(
-            f"row {covered[0] + 1}, col {covered[1] + 1}: mine chance {percent(expected.cells[covered])}")
+            f"row {covered[0] + 1}, col {covered[1] + 1}: mine chance {percent(expected.cells[covered])}"
+        )
         assert line(app, "info") == f"exact mine chances: {expected.mines} mines in {len(expected.cells)} cells"
         assert line(app, "legend") == chance_legend(3)
         check_snapshot(app, "intermediate_chances")
@@ -352,15 +375,18 @@ def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
             shown = cell_texts(app)
             assert {cell for cell, text in shown.items() if text == "S"} == set(advice.safe)
             assert {cell for cell, text in shown.items() if text == "M"} == {
-                cell for cell in advice.mines if session.state(cell) == COVERED}
+                cell for cell in advice.mines if session.state(cell) == COVERED
+            }
             if advice.guess is not None:
                 break
             await press(app, pilot, "a")
             assert all(session.state(cell) == CLEARED for cell in advice.safe) and session.moves[-1].assisted
         guess = advice.guess.cell
         assert shown[guess] == "?" and app.cursor == guess and advice.mines
-        assert line(app, "info") == (f"hint: guess row {guess[0] + 1}, col {guess[1] + 1} (?), safe with chance "
-                                     f"{percent(advice.guess.safety)}: {REASONS[advice.reason]}")
+        assert line(app, "info") == (
+            f"hint: guess row {guess[0] + 1}, col {guess[1] + 1} (?), safe with chance "
+            f"{percent(advice.guess.safety)}: {REASONS[advice.reason]}"
+        )
         check_snapshot(app, "beginner_hint")
         await press(app, pilot, "a")  # certain mines first: flagged
         assert all(session.state(cell) == FLAGGED for cell in advice.mines)
@@ -370,9 +396,11 @@ def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
         await press(app, pilot, "a")  # then the guess: shown with its risk, not taken
         assert len(session.moves) == moves and cell_texts(app)[guess] == "?" and app.cursor == guess
         safety = advice.guess.safety
-        assert line(app, "info") == (f"auto stops at a guess: row {guess[0] + 1}, col {guess[1] + 1} (?) is safe "
-                                     f"with chance {percent(safety)}, a mine with chance {percent(1 - safety)}; "
-                                     "a again takes it")
+        assert line(app, "info") == (
+            f"auto stops at a guess: row {guess[0] + 1}, col {guess[1] + 1} (?) is safe "
+            f"with chance {percent(safety)}, a mine with chance {percent(1 - safety)}; "
+            "a again takes it"
+        )
         await press(app, pilot, "a")  # taken when asked again
         move = session.moves[-1]
         assert move.cell == guess and move.assisted and move.safety == advice.guess.safety
@@ -430,8 +458,12 @@ def test_a_job_cancelled_before_it_started_does_not_keep_the_spinner(monkeypatch
         monkeypatch.setattr(assist, "chances", slow)
         await pilot.press("p")
         for _ in range(5):  # each replaces the last, most before their first step
-            app._run("working out the mine chances", lambda deadline: slow(app.session.view(), deadline),
-                     lambda result: None, "chances")
+            app._run(
+                "working out the mine chances",
+                lambda deadline: slow(app.session.view(), deadline),
+                lambda result: None,
+                "chances",
+            )
         assert sum(1 for label, _, _ in app._jobs.values() if label) == 1 and spinning(app)
         release.set()
         await settle(app, pilot)
@@ -485,10 +517,10 @@ def test_the_board_has_row_and_column_numbers_and_a_click_lands_on_its_cell():
         for c in [0, 4, 9, 24, 29]:  # the first column and every fifth: their numbers end over their marks
             label = str(c + 1)
             end = board.label_width + 2 * c + 1
-            assert header[end - len(label) + 1:end + 1] == label, (c, header)
+            assert header[end - len(label) + 1 : end + 1] == label, (c, header)
         assert header.split() == ["1", "5", "10", "15", "20", "25", "30"]
         for r, text in enumerate(rows):
-            assert text[:board.label_width] == f"{r + 1:>2} "
+            assert text[: board.label_width] == f"{r + 1:>2} "
         await pilot.click(Board, offset=offset_of(app, (11, 23)))
         await settle(app, pilot)
         assert app.cursor == (11, 23) and line(app, "status").endswith("row 12, col 24")
@@ -542,18 +574,24 @@ def test_a_key_that_does_nothing_says_why():
         covered = min(cell for cell in cells_of(session, COVERED) if not mines[cell])
         await go_to(app, pilot, covered)
         await press(app, pilot, "f", "space")  # on a flag
-        assert line(app, "info") == (f"row {covered[0] + 1}, col {covered[1] + 1} is flagged: "
-                                     "f takes the flag off before space can reveal it")
+        assert line(app, "info") == (
+            f"row {covered[0] + 1}, col {covered[1] + 1} is flagged: f takes the flag off before space can reveal it"
+        )
         assert session.state(covered) == FLAGGED
         await press(app, pilot, "d")
         assert "is flagged: d chords on an open number" in line(app, "info")
         await press(app, pilot, "f")
-        number = min(cell for cell in cells_of(session, CLEARED) if session.number(cell)
-                     and any(session.state(n) == COVERED for n in around(cell)))
+        number = min(
+            cell
+            for cell in cells_of(session, CLEARED)
+            if session.number(cell) and any(session.state(n) == COVERED for n in around(cell))
+        )
         await go_to(app, pilot, number)
         await press(app, pilot, "d")  # no flags around it yet
-        assert line(app, "info") == (f"row {number[0] + 1}, col {number[1] + 1} shows {session.number(number)} and has "
-                                     "0 flags around it: a chord needs as many flags as the number")
+        assert line(app, "info") == (
+            f"row {number[0] + 1}, col {number[1] + 1} shows {session.number(number)} and has "
+            "0 flags around it: a chord needs as many flags as the number"
+        )
         zero = min(cell for cell in cells_of(session, CLEARED) if not session.number(cell))
         await go_to(app, pilot, zero)
         await press(app, pilot, "d")
@@ -585,8 +623,10 @@ def test_auto_takes_guesses_only_when_set_to_and_says_what_each_risked():
         assert move.cell == guess and move.assisted and move.safety == safety
         outcome = "it was a mine" if move.exploded else "it held"
         where = f"row {guess[0] + 1}, col {guess[1] + 1}"
-        assert line(app, "info") == (f"auto: guessed {where}, safe with chance {percent(safety)}, "
-                                     f"a mine with chance {percent(1 - safety)}: {outcome}")
+        assert line(app, "info") == (
+            f"auto: guessed {where}, safe with chance {percent(safety)}, "
+            f"a mine with chance {percent(1 - safety)}: {outcome}"
+        )
 
     play(Dealer(9, 9, 10, seed=9), scenario, auto_guess=True)
 

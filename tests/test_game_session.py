@@ -34,8 +34,12 @@ def random_deal(rng: random.Random, rows: int, cols: int, mines: int) -> Deal:
 
 def around(cell, rows, cols):
     r, c = cell
-    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-            if (dr, dc) != (0, 0) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+    return [
+        (r + dr, c + dc)
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr, dc) != (0, 0) and 0 <= r + dr < rows and 0 <= c + dc < cols
+    ]
 
 
 def number(mines, cell):

@@ -7,9 +7,9 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-
 from bruteforce import king_neighbours
 from bruteforce_players import perfect_play, subset_play
+
 from cpsolve.generate import GameSettings, generate_boards, openings_and_3bv, play_game, wilson_interval
 
 
@@ -52,7 +52,10 @@ def test_3bv_and_openings_match_the_definition_and_ms_toollib():
         assert (openings, bbbv) == plain_3bv(mines)
         if height >= 2 and width >= 2:  # ms-toollib's own 3BV and openings, as an outside check
             padded = np.pad(mines.astype(int), 1)
-            numbers = sum(padded[1 + a:1 + a + height, 1 + b:1 + b + width] for a in (-1, 0, 1) for b in (-1, 0, 1)) - mines
+            numbers = (
+                sum(padded[1 + a : 1 + a + height, 1 + b : 1 + b + width] for a in (-1, 0, 1) for b in (-1, 0, 1))
+                - mines
+            )
             board = np.where(mines, -1, numbers).tolist()
             assert (openings, bbbv) == (ms.cal_op(board), ms.cal_bbbv(board))
 
@@ -81,7 +84,7 @@ def test_perfect_generated_boards_pass_ms_toollib_and_brute_force():
     settings = GameSettings(9, 9, 10, "perfect", use_total=False, seed=5)
     for board in generate_boards(settings, 25):
         padded = np.pad(board.mines.astype(int), 1)
-        numbers = sum(padded[1 + a:10 + a, 1 + b:10 + b] for a in (-1, 0, 1) for b in (-1, 0, 1)) - board.mines
+        numbers = sum(padded[1 + a : 10 + a, 1 + b : 10 + b] for a in (-1, 0, 1) for b in (-1, 0, 1)) - board.mines
         assert ms.is_solvable(np.where(board.mines, -1, numbers).tolist(), 4, 4)
     small = GameSettings(4, 4, 3, "perfect", use_total=True, start="safe", first=(0, 0), seed=2)
     for board in generate_boards(small, 10):

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from bruteforce import flood_reveal, is_one_click_win, king_neighbours, rectangle_wins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruteforce import flood_reveal, is_one_click_win, king_neighbours, rectangle_wins
 from cpsolve.board import Board
 from cpsolve.grid import PaddedGrid
 from cpsolve.layout import LayoutProblem, Status, solve
@@ -41,7 +41,9 @@ def test_every_greedy_board_up_to_12x12_passes_the_judge():
     assert checked > 5000
 
 
-@pytest.mark.parametrize("size", [(1000, 1000, 0), (1000, 1000, 999_990), (1000, 1000, 123_457), (1, 1000, 999), (2, 999, 2)])
+@pytest.mark.parametrize(
+    "size", [(1000, 1000, 0), (1000, 1000, 999_990), (1000, 1000, 123_457), (1, 1000, 999), (2, 999, 2)]
+)
 def test_greedy_large_boards_are_judged_wins(size):
     rows, cols, mines = size
     board = greedy_board(rows, cols, mines)
@@ -131,8 +133,12 @@ def test_compiled_flood_fill_agrees_with_the_python_one(rows, cols, data):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(2, 6), st.integers(2, 6), st.data())
 def test_judge_agrees_with_a_plain_flood_fill_on_boards_with_holes(rows, cols, data):
-    present = np.array(data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols)), dtype=bool).reshape(rows, cols)
-    mines = np.array(data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols)), dtype=bool).reshape(rows, cols)
+    present = np.array(
+        data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols)), dtype=bool
+    ).reshape(rows, cols)
+    mines = np.array(
+        data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols)), dtype=bool
+    ).reshape(rows, cols)
     mines &= present
     cells = [(r, c) for r in range(rows) for c in range(cols) if present[r, c]]
     if not cells:

@@ -5,22 +5,43 @@ import json
 import shutil
 
 import pytest
-
 from bruteforce import rectangle_wins
+
 from cpsolve.cli import app
 from cpsolve.layout import LayoutProblem, SolveOptions, Status, solve
 
 # every case up to 5x5 through MiniZinc and Gecode, a process each: left out of the quick run, `pytest -m "not slow"`
 pytestmark = pytest.mark.slow
 
-needs_minizinc = pytest.mark.skipif(shutil.which("minizinc") is None, reason="minizinc executable not installed (apt-get install minizinc)")
+needs_minizinc = pytest.mark.skipif(
+    shutil.which("minizinc") is None, reason="minizinc executable not installed (apt-get install minizinc)"
+)
 
 
 @needs_minizinc
 def test_every_case_up_to_5x5_agrees_with_cp_and_greedy(runner, tmp_path):
     report = tmp_path / "report.json"
-    result = runner.invoke(app, ["compare", "--rows", "1-5", "--cols", "1-5", "--backends", "minizinc,cp,greedy",
-                                 "--dominance", "none", "--jobs", "2", "--time-limit", "60", "--json", str(report), "--quiet"])
+    result = runner.invoke(
+        app,
+        [
+            "compare",
+            "--rows",
+            "1-5",
+            "--cols",
+            "1-5",
+            "--backends",
+            "minizinc,cp,greedy",
+            "--dominance",
+            "none",
+            "--jobs",
+            "2",
+            "--time-limit",
+            "60",
+            "--json",
+            str(report),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.stdout
     data = json.loads(report.read_text())
     assert data["cases"] == 225 and data["disagreements"] == [] and data["invalid_boards"] == []

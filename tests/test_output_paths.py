@@ -18,8 +18,9 @@ def _one_line(result) -> bool:
 def store(runner, tmp_path):
     """A finished store of a small sweep, and its bytes."""
     path = tmp_path / "S.db"
-    result = runner.invoke(app, ["compare", "--rows", "2-3", "--cols", "2", "--backends", "greedy", "--store",
-                                 str(path), "--quiet"])
+    result = runner.invoke(
+        app, ["compare", "--rows", "2-3", "--cols", "2", "--backends", "greedy", "--store", str(path), "--quiet"]
+    )
     assert result.exit_code == 0, result.stderr
     return path, path.read_bytes()
 
@@ -31,8 +32,14 @@ def test_report_refuses_to_write_over_its_store(runner, tmp_path, store, monkeyp
     monkeypatch.chdir(tmp_path)
     os.symlink(path, tmp_path / "link.db")
     os.link(path, tmp_path / "hard.db")
-    target = spelling.format(store=path, name=path.name, folder=tmp_path, folder_name=tmp_path.name,
-                             link=tmp_path / "link.db", hard=tmp_path / "hard.db")
+    target = spelling.format(
+        store=path,
+        name=path.name,
+        folder=tmp_path,
+        folder_name=tmp_path.name,
+        link=tmp_path / "link.db",
+        hard=tmp_path / "hard.db",
+    )
     result = runner.invoke(app, ["report", str(path), option, target])
     assert result.exit_code == 1 and "the same file as the store" in result.stderr and _one_line(result)
     assert path.read_bytes() == original and result.stdout == ""
@@ -49,13 +56,27 @@ def test_report_refuses_a_plot_over_its_store(runner, tmp_path, store):
 
 def test_compare_refuses_a_report_over_its_store_or_over_another_report(runner, tmp_path):
     store = tmp_path / "S.db"
-    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--store", str(store), "--json", str(store),
-                                 "--quiet"])
+    result = runner.invoke(
+        app, ["compare", "--rows", "2", "--cols", "2", "--store", str(store), "--json", str(store), "--quiet"]
+    )
     assert result.exit_code == 1 and "--json" in result.stderr and "the same file as --store" in result.stderr
     assert _one_line(result) and not store.exists() and result.stdout == ""
     report = tmp_path / "r.json"
-    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--json", str(report), "--csv",
-                                 str(tmp_path / "." / "r.json"), "--quiet"])
+    result = runner.invoke(
+        app,
+        [
+            "compare",
+            "--rows",
+            "2",
+            "--cols",
+            "2",
+            "--json",
+            str(report),
+            "--csv",
+            str(tmp_path / "." / "r.json"),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 1 and "--csv" in result.stderr and "the same file as --json" in result.stderr
     assert not report.exists()
 
@@ -73,14 +94,16 @@ def test_layout_refuses_to_write_its_model_over_its_template_or_input(runner, tm
     # with --input the model of case K goes to NAME-K.EXT: that name must not be the input either
     numbered = tmp_path / "m-1.txt"
     numbered.write_text("1\n2 2 0\n")
-    result = runner.invoke(app, ["layout", "--input", str(numbered), "--backend", "cp", "--export-model",
-                                 str(tmp_path / "m.txt")])
+    result = runner.invoke(
+        app, ["layout", "--input", str(numbered), "--backend", "cp", "--export-model", str(tmp_path / "m.txt")]
+    )
     assert result.exit_code == 1 and "would be the --input file" in result.stderr and result.stdout == ""
     assert numbered.read_text() == "1\n2 2 0\n"
     # ... nor a link that leads to it
     os.symlink(cases, tmp_path / "n-1.txt")
-    result = runner.invoke(app, ["layout", "--input", str(cases), "--backend", "cp", "--export-model",
-                                 str(tmp_path / "n.txt")])
+    result = runner.invoke(
+        app, ["layout", "--input", str(cases), "--backend", "cp", "--export-model", str(tmp_path / "n.txt")]
+    )
     assert result.exit_code == 1 and "the same file as --input" in result.stderr
     assert cases.read_text() == "1\n2 2 0\n"
 
@@ -93,9 +116,16 @@ def test_stats_store_belongs_to_random_games(runner, tmp_path):
     assert boards.read_text() == "3 3\n*..\n...\n...\n"
 
 
-@pytest.mark.parametrize("name, why", [("times", "no extension"), ("full", "no extension"),
-                                       ("times.txt", "does not write .txt"), ("store.db", "does not write .db"),
-                                       ("latex.pgf", "does not write .pgf")])
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        ("times", "no extension"),
+        ("full", "no extension"),
+        ("times.txt", "does not write .txt"),
+        ("store.db", "does not write .db"),
+        ("latex.pgf", "does not write .pgf"),
+    ],
+)
 def test_a_plot_name_must_name_an_image_format(runner, tmp_path, name, why):
     target = tmp_path / name
     result = runner.invoke(app, ["compare", "--rows", "1-40", "--cols", "1-40", "--plot", str(target), "--quiet"])

@@ -25,8 +25,9 @@ from cpsolve.generate import GameSettings, generate_boards
 from cpsolve.play.casual import Board
 from cpsolve.play.game import Game, compiled_players_built
 
-pytestmark = pytest.mark.skipif(not compiled_players_built(),
-                                reason="the compiled players (cpsolve._play_engine) were not built")
+pytestmark = pytest.mark.skipif(
+    not compiled_players_built(), reason="the compiled players (cpsolve._play_engine) were not built"
+)
 
 PLAYERS = [("subset", True), ("perfect", False), ("perfect", True)]
 
@@ -102,8 +103,10 @@ def _lattice_game(rows, cols, density, seed, **options):
     return game
 
 
-@pytest.mark.parametrize("rows, cols, density, seed", [(3, 301, 0.3, 1), (5, 201, 0.3, 2), (3, 3001, 0.25, 3),
-                                                       (21, 21, 0.2, 4), (31, 31, 0.15, 5)])
+@pytest.mark.parametrize(
+    "rows, cols, density, seed",
+    [(3, 301, 0.3, 1), (5, 201, 0.3, 2), (3, 3001, 0.25, 3), (21, 21, 0.2, 4), (31, 31, 0.15, 5)],
+)
 def test_compiled_perfect_player_from_a_lattice_of_clues(rows, cols, density, seed):
     python = _lattice_game(rows, cols, density, seed, compiled=False).end()
     compiled = _lattice_game(rows, cols, density, seed).end()  # Python finishes where a search runs out

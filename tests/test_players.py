@@ -75,9 +75,13 @@ def test_casual_player_is_the_contest_engine(rows):
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.integers(1, 6).flatmap(
-    lambda rows: st.integers(1, 6).flatmap(
-        lambda cols: st.lists(st.text(alphabet="M...#", min_size=cols, max_size=cols), min_size=rows, max_size=rows))))
+@given(
+    st.integers(1, 6).flatmap(
+        lambda rows: st.integers(1, 6).flatmap(
+            lambda cols: st.lists(st.text(alphabet="M...#", min_size=cols, max_size=cols), min_size=rows, max_size=rows)
+        )
+    )
+)
 def test_subset_player_matches_brute_force(compiled, rows):
     assert covered(rows, "subset", compiled=compiled) == best_over_clicks(rows, subset_play)
 
@@ -88,9 +92,17 @@ def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(comp
     rng = np.random.default_rng(seed)
     rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < density]
     board = Board.from_rows(rows, mine_chars="M*")
-    zero = [(r, c) for r in range(height) for c in range(width)
-            if not any(rows[i][j] == "M" for i in range(max(r - 1, 0), r + 2) for j in range(max(c - 1, 0), c + 2)
-                       if i < height and j < width)]
+    zero = [
+        (r, c)
+        for r in range(height)
+        for c in range(width)
+        if not any(
+            rows[i][j] == "M"
+            for i in range(max(r - 1, 0), r + 2)
+            for j in range(max(c - 1, 0), c + 2)
+            if i < height and j < width
+        )
+    ]
     for click in zero[:3]:
         end = play_from(board, click, "subset", compiled=compiled)
         cleared, flagged = subset_play(rows, click)
@@ -102,7 +114,9 @@ def test_perfect_player_matches_brute_force(compiled, engine, use_total):
     rng = np.random.default_rng(12 + use_total)
     for _ in range(60):
         height, width = int(rng.integers(1, 4)), int(rng.integers(2, 5))
-        rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < rng.uniform(0.1, 0.5)]
+        rows = [
+            "".join("M" if x else "." for x in line) for line in rng.random((height, width)) < rng.uniform(0.1, 0.5)
+        ]
         expected = best_over_clicks(rows, lambda grid, click: perfect_play(grid, click, use_total))
         assert covered(rows, "perfect", use_total, compiled=compiled) == expected, rows
 
@@ -114,7 +128,9 @@ def test_perfect_players_first_click_on_a_number_with_the_total(compiled, engine
     assert covered(rows, "perfect", False, click=(0, 1), compiled=compiled) == 2
     # no zero cell anywhere, yet the total wins from a number
     rows = [".M.", "M.M"]
-    assert covered(rows, "perfect", True, compiled=compiled) == best_over_clicks(rows, lambda g, c: perfect_play(g, c, True))
+    assert covered(rows, "perfect", True, compiled=compiled) == best_over_clicks(
+        rows, lambda g, c: perfect_play(g, c, True)
+    )
 
 
 def test_players_are_ordered_on_every_board(compiled):
@@ -123,7 +139,10 @@ def test_players_are_ordered_on_every_board(compiled):
     for _ in range(40):
         height, width = int(rng.integers(3, 6)), int(rng.integers(3, 6))
         rows = ["".join("M" if x else "." for x in line) for line in rng.random((height, width)) < 0.25]
-        answers = [covered(rows, p, t, compiled=compiled) for p, t in (("casual", True), ("subset", True), ("perfect", False), ("perfect", True))]
+        answers = [
+            covered(rows, p, t, compiled=compiled)
+            for p, t in (("casual", True), ("subset", True), ("perfect", False), ("perfect", True))
+        ]
         assert answers == sorted(answers, reverse=True), (rows, answers)
 
 
@@ -142,7 +161,9 @@ def test_perfect_player_from_the_centre_on_larger_boards(compiled):
             if placements is None:
                 cells, _, neighbours = parse(rows)
                 placements = _placements(cells, neighbours, mines if use_total else None)
-            end = play_from(Board.from_rows(rows, mine_chars="M*"), settings_.click, "perfect", use_total, compiled=compiled)
+            end = play_from(
+                Board.from_rows(rows, mine_chars="M*"), settings_.click, "perfect", use_total, compiled=compiled
+            )
             cleared, flagged = perfect_play(rows, settings_.click, use_total, placements)
             assert (end.cleared, end.flagged) == (len(cleared), len(flagged)), rows
 
@@ -162,7 +183,9 @@ def test_play_command_players_and_click(runner, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert result.stdout.split()[0] == "0"
     assert runner.invoke(app, ["play", str(path), "--player", "perfect", "--no-total"]).stdout.split()[0] == "1"
-    clicked = runner.invoke(app, ["play", str(path), "--player", "perfect", "--no-total", "--click", "1,2", "--format", "json"])
+    clicked = runner.invoke(
+        app, ["play", str(path), "--player", "perfect", "--no-total", "--click", "1,2", "--format", "json"]
+    )
     objects = [json.loads(line) for line in clicked.stdout.splitlines()]
     assert objects[0]["answer"] == 2 and objects[0]["click"] == [1, 2]
 

@@ -95,7 +95,12 @@ def test_bad_input_one_line_with_file_and_line(runner, tmp_path, text, line, fra
 
 @pytest.mark.parametrize(
     "content, fragment",
-    [(b"", "empty file"), (b"\n  \n", "empty file"), (b"1.\x00.\n", "line 1: binary data"), (b"\xff\xfe1\n", "line 1: binary data")],
+    [
+        (b"", "empty file"),
+        (b"\n  \n", "empty file"),
+        (b"1.\x00.\n", "line 1: binary data"),
+        (b"\xff\xfe1\n", "line 1: binary data"),
+    ],
 )
 def test_empty_and_binary_files(runner, tmp_path, content, fragment):
     path = write(tmp_path, content, raw=True)
@@ -127,8 +132,19 @@ def test_json_fields_and_order_of_files(runner, tmp_path):
     assert result.exit_code == 0
     a, b = (json.loads(line) for line in result.stdout.splitlines())
     assert a["file"] == str(first) and b["file"] == str(second)
-    assert set(a) == {"file", "rows", "cols", "total_mines", "status", "kind", "solution", "count", "surely_safe",
-                      "surely_mine", "probabilities"}
+    assert set(a) == {
+        "file",
+        "rows",
+        "cols",
+        "total_mines",
+        "status",
+        "kind",
+        "solution",
+        "count",
+        "surely_safe",
+        "surely_mine",
+        "probabilities",
+    }
     assert a["total_mines"] == 2 and a["count"] == 6 and a["surely_safe"] == [] and a["surely_mine"] == []
     assert a["probabilities"][0] == [None, pytest.approx(1 / 3), pytest.approx(1 / 6)]
     assert a["kind"] == "game_position"
@@ -164,9 +180,11 @@ def test_text_output(runner, tmp_path):
     # chances in percent (the board is narrow): (1,2) is 1/3, (1,3) is 1/6, clues are -
     start = lines.index("chance of a mine in percent, rounded (1 to 99 when not certain);")
     assert lines[start + 1] == "S safe and M a mine in every solution, - a clue, * a known mine, # no cell"
-    assert lines[start + 2:start + 6] == ["     1  2  3", "  1  - 33 17", "  2 33 33 33", "  3 17 33  -"]
-    assert lines[start + 6:] == ["lowest chance: 16.7% at (1,3), (3,1)",
-                                 "each cell's chance in full: --format json --probabilities"]
+    assert lines[start + 2 : start + 6] == ["     1  2  3", "  1  - 33 17", "  2 33 33 33", "  3 17 33  -"]
+    assert lines[start + 6 :] == [
+        "lowest chance: 16.7% at (1,3), (3,1)",
+        "each cell's chance in full: --format json --probabilities",
+    ]
     # a game position's solution is one placement among many: only on request
     result = run(runner, path, "--count", "--solution")
     assert result.stdout.splitlines()[-4] == "a solution (* mine, . safe; others exist):"
@@ -176,9 +194,14 @@ def test_text_output(runner, tmp_path):
     assert result.exit_code == 0 and result.stdout.strip() == f"{impossible}: 1x1, no total: no solution"
     one = write(tmp_path, "1 2 1\n1.\n", "one.txt")
     result = run(runner, one, "--deduce", "--solution")
-    assert result.stdout.splitlines() == [f"{one}: 1x2, 1 mine: game position",
-                                          "certain: 0 safe cells (S), 1 mine (M), 0 undecided (.)",
-                                          "    1 2", "  1 1 M", "the solution (* mine, . safe; the only one):", "1*"]
+    assert result.stdout.splitlines() == [
+        f"{one}: 1x2, 1 mine: game position",
+        "certain: 0 safe cells (S), 1 mine (M), 0 undecided (.)",
+        "    1 2",
+        "  1 1 M",
+        "the solution (* mine, . safe; the only one):",
+        "1*",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -231,8 +254,12 @@ def _expert_position(seed: int) -> str:
                 continue
             shown[r, c] = True
             if numbers[r, c] == 0:
-                stack.extend((r + a, c + b) for a in (-1, 0, 1) for b in (-1, 0, 1)
-                             if 0 <= r + a < 16 and 0 <= c + b < 30 and not mines[r + a, c + b])
+                stack.extend(
+                    (r + a, c + b)
+                    for a in (-1, 0, 1)
+                    for b in (-1, 0, 1)
+                    if 0 <= r + a < 16 and 0 <= c + b < 30 and not mines[r + a, c + b]
+                )
     rows = ["".join(str(numbers[r, c]) if shown[r, c] else "." for c in range(30)) for r in range(16)]
     return "16 30 99\n" + "\n".join(rows) + "\n"
 
@@ -253,18 +280,20 @@ def test_expert_text_fits_80_columns_and_marks_match_the_backbone(runner, tmp_pa
     marked_safe = sorted([r + 1, c + 1] for r in range(16) for c in range(30) if cells[r][c] == "S")
     marked_mine = sorted([r + 1, c + 1] for r in range(16) for c in range(30) if cells[r][c] == "M")
     assert marked_safe == data["surely_safe"] and marked_mine == data["surely_mine"]
-    assert lines[2] == (f"certain: {len(marked_safe)} safe cell{'' if len(marked_safe) == 1 else 's'} (S), "
-                        f"{len(marked_mine)} mine{'' if len(marked_mine) == 1 else 's'} (M), "
-                        f"{sum(ch == '.' for row in cells for ch in row)} undecided (.)")
+    assert lines[2] == (
+        f"certain: {len(marked_safe)} safe cell{'' if len(marked_safe) == 1 else 's'} (S), "
+        f"{len(marked_mine)} mine{'' if len(marked_mine) == 1 else 's'} (M), "
+        f"{sum(ch == '.' for row in cells for ch in row)} undecided (.)"
+    )
     # the chances board at 80 columns: each unknown cell's tenths against the JSON probabilities
     start = next(i for i, line in enumerate(lines) if line.startswith("chance of a mine in tenths")) + 4
     assert lines[-1] == "in percent from --width 93; in full: --format json --probabilities"
-    _check_chances([row[4:].split(" ") for row in lines[start:start + 16]], data, lambda p: str(int(p * 10 + 1e-12)))
+    _check_chances([row[4:].split(" ") for row in lines[start : start + 16]], data, lambda p: str(int(p * 10 + 1e-12)))
     # from 93 columns: in percent
     lines = run(runner, path, *options, "--width", 93).stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("chance of a mine in percent")) + 3
     assert max(len(line) for line in lines[1:]) <= 93
-    rows = [[row[4 + 3 * c:4 + 3 * c + 2].strip() for c in range(30)] for row in lines[start:start + 16]]
+    rows = [[row[4 + 3 * c : 4 + 3 * c + 2].strip() for c in range(30)] for row in lines[start : start + 16]]
     _check_chances(rows, data, lambda p: str(min(99, max(1, round(p * 100)))))
 
 
@@ -371,9 +400,11 @@ from cpsolve.formats.puzzle import read_puzzle  # noqa: E402
 CELL = st.sampled_from(list("012345678.?-_X#*F"))
 
 
-@settings(max_examples=int(__import__('os').environ.get('FORMS_EXAMPLES', 80)), deadline=None)
+@settings(max_examples=int(__import__("os").environ.get("FORMS_EXAMPLES", 80)), deadline=None)
 @given(
-    grid=st.integers(1, 5).flatmap(lambda cols: st.lists(st.lists(CELL, min_size=cols, max_size=cols), min_size=1, max_size=5)),
+    grid=st.integers(1, 5).flatmap(
+        lambda cols: st.lists(st.lists(CELL, min_size=cols, max_size=cols), min_size=1, max_size=5)
+    ),
     header=st.sampled_from(["none", "two lines", "R C", "R C M"]),
     tokens=st.booleans(),
     newline=st.sampled_from(["\n", "\r\n"]),
@@ -383,7 +414,12 @@ CELL = st.sampled_from(list("012345678.?-_X#*F"))
 def test_every_written_form_reads_back(tmp_path_factory, grid, header, tokens, newline, blank_every, total):
     rows, cols = len(grid), len(grid[0])
     body = [(" ".join(row) if tokens else "".join(row)) + (" " if blank_every == 1 else "") for row in grid]
-    head = {"none": [], "two lines": [str(rows), str(cols)], "R C": [f"{rows} {cols}"], "R C M": [f"{rows} {cols} {total}"]}[header]
+    head = {
+        "none": [],
+        "two lines": [str(rows), str(cols)],
+        "R C": [f"{rows} {cols}"],
+        "R C M": [f"{rows} {cols} {total}"],
+    }[header]
     lines = []
     for index, line in enumerate(head + body):
         lines.append(line)
@@ -415,7 +451,11 @@ def test_unicode_digits_are_not_numbers(runner, tmp_path, header, line):
     """int() reads '٣' as 3 and isdigit() says '²' is a digit: a header is ASCII digits only."""
     path = write(tmp_path, header + "\n..\n..\n")
     result = run(runner, path)
-    assert result.exit_code == 1 and f"{path}, line {line}: unexpected character" in result.stderr and "U+" in result.stderr
+    assert (
+        result.exit_code == 1
+        and f"{path}, line {line}: unexpected character" in result.stderr
+        and "U+" in result.stderr
+    )
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
 
@@ -480,7 +520,10 @@ def test_decimal_text_and_ascii_int_against_python():
             value = generator.getrandbits(bits) | (1 << (bits - 1))
             assert decimal_text(value) == str(value) and decimal_text(-value) == str(-value)
             assert ascii_int(str(value)) == value and ascii_int("-000" + str(value)) == -value
-            assert json.loads(json_line({"count": value, "rows": [value, None]})) == {"count": value, "rows": [value, None]}
+            assert json.loads(json_line({"count": value, "rows": [value, None]})) == {
+                "count": value,
+                "rows": [value, None],
+            }
     finally:
         sys.set_int_max_str_digits(digits)
     assert [ascii_int(text) for text in ["", "-", "1.0", " 1", "1 ", "+1", "1_0", "٣", "²", "0x1"]] == [None] * 10
@@ -512,10 +555,13 @@ def test_puzzle_and_hint_mark_the_certain_cells_with_the_same_letters(runner, ex
     puzzle = runner.invoke(app, ["puzzle", str(path), "--deduce"]).stdout.splitlines()
     hint = runner.invoke(app, ["hint", str(path)]).stdout.splitlines()
     first = next(i for i, line in enumerate(puzzle) if line.startswith("  1 "))
-    puzzle_board = puzzle[first:first + 16]
+    puzzle_board = puzzle[first : first + 16]
     hint_board = hint[3:19]  # a title, then the column numbers in two lines
-    marks = [{(r, c) for r, row in enumerate(board) for c, ch in enumerate(row[4:].split(" ")) if ch == mark}
-             for board in (puzzle_board, hint_board) for mark in "SM"]
+    marks = [
+        {(r, c) for r, row in enumerate(board) for c, ch in enumerate(row[4:].split(" ")) if ch == mark}
+        for board in (puzzle_board, hint_board)
+        for mark in "SM"
+    ]
     data = answer(runner, path, "--deduce")
     assert marks[0] == marks[2] == {(r - 1, c - 1) for r, c in data["surely_safe"]} and marks[0]
     assert marks[1] == marks[3] == {(r - 1, c - 1) for r, c in data["surely_mine"]} and marks[1]

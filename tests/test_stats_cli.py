@@ -20,8 +20,26 @@ def test_generate_text_and_json(runner):
         assert rows[2][2] == "c" and "".join(rows).count("*") == 4
     again = runner.invoke(app, ["generate", "5", "6", "4", "--player", "subset", "--count", "3", "--seed", "7"])
     assert again.stdout == text.stdout
-    data = runner.invoke(app, ["generate", "5", "6", "4", "--player", "perfect", "--no-total", "--count", "2",
-                               "--first", "1,1", "--start", "safe", "--format", "json"])
+    data = runner.invoke(
+        app,
+        [
+            "generate",
+            "5",
+            "6",
+            "4",
+            "--player",
+            "perfect",
+            "--no-total",
+            "--count",
+            "2",
+            "--first",
+            "1,1",
+            "--start",
+            "safe",
+            "--format",
+            "json",
+        ],
+    )
     objects = [json.loads(line) for line in data.stdout.splitlines()]
     assert len(objects) == 2
     for item in objects:
@@ -44,15 +62,19 @@ def test_stats_file(runner, examples):
 
 
 def test_stats_random(runner):
-    result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--games", "40", "--player", "subset",
-                                 "--format", "json", "--seed", "1"])
+    result = runner.invoke(
+        app,
+        ["stats", "--random", "9", "9", "10", "--games", "40", "--player", "subset", "--format", "json", "--seed", "1"],
+    )
     assert result.exit_code == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["games"] == 40 and 0 <= summary["won"] <= 40
     low, high = summary["interval"]
     assert low <= summary["rate"] <= high
     assert summary["3bv_mean"] > 0 and summary["3bv_sd"] >= 0
-    text = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--games", "5", "--player", "perfect", "--no-total"])
+    text = runner.invoke(
+        app, ["stats", "--random", "9", "9", "10", "--games", "5", "--player", "perfect", "--no-total"]
+    )
     assert text.exit_code == 0 and "rate" in text.stdout
 
 
@@ -89,8 +111,8 @@ def test_any_board_qualifies_against_brute_force():
     from itertools import combinations
 
     import numpy as np
-
     from bruteforce_players import perfect_play, subset_play
+
     from cpsolve.generate import GameSettings, allowed_cells, any_board_qualifies
 
     players = {"subset": subset_play, "perfect": perfect_play}
@@ -122,8 +144,25 @@ def test_any_board_qualifies_against_brute_force():
 
 def test_generate_time_limit_streams_the_boards_found_then_exits_3(runner):
     """A limit no second draw can meet: the boards won at the first draw are printed, then exit 3."""
-    result = runner.invoke(app, ["generate", "3", "4", "2", "--first", "1,1", "--start", "safe", "--count", "40",
-                                 "--seed", "2", "--time-limit", "0.000001"])
+    result = runner.invoke(
+        app,
+        [
+            "generate",
+            "3",
+            "4",
+            "2",
+            "--first",
+            "1,1",
+            "--start",
+            "safe",
+            "--count",
+            "40",
+            "--seed",
+            "2",
+            "--time-limit",
+            "0.000001",
+        ],
+    )
     assert result.exit_code == 3
     boards = [board for board in result.stdout.split("\n\n") if board.strip()]
     assert len(boards) == 1  # with seed 2, board 1 takes one draw and board 2 three

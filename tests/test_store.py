@@ -1,4 +1,5 @@
-"""The results store checked before it is trusted: damaged stores, files that are not stores, versions, read-only reports."""
+"""The results store checked before it is trusted: damaged stores, files that are not stores, versions,
+read-only reports."""
 
 import hashlib
 import json
@@ -25,7 +26,9 @@ def real_store(tmp_path_factory) -> Path:
     """A store written by a real sweep (greedy and a second backend, 1-4 x 1-4: 100 cases), and its report."""
     folder = tmp_path_factory.mktemp("store")
     path = folder / "real.db"
-    with LayoutSweep((1, 4), (1, 4), None, ["greedy", "cp"], SolveOptions(dominance="none"), store_path=str(path)) as sweep:
+    with LayoutSweep(
+        (1, 4), (1, 4), None, ["greedy", "cp"], SolveOptions(dominance="none"), store_path=str(path)
+    ) as sweep:
         sweep.run()
     return path
 
@@ -78,8 +81,27 @@ def test_a_truncated_store_is_one_line(runner, store, keep):
     with open(store, "r+b") as handle:
         handle.truncate(int(size * keep) if isinstance(keep, float) else keep if keep > 0 else size + keep)
     _refused(runner, ["report", str(store)], "damaged results store")
-    _refused(runner, ["compare", "--rows", "1-4", "--cols", "1-4", "--backends", "greedy,cp", "--dominance", "none",
-                      "--jobs", "1", "--store", str(store), "--resume", "--quiet"], "--resume cannot use it")
+    _refused(
+        runner,
+        [
+            "compare",
+            "--rows",
+            "1-4",
+            "--cols",
+            "1-4",
+            "--backends",
+            "greedy,cp",
+            "--dominance",
+            "none",
+            "--jobs",
+            "1",
+            "--store",
+            str(store),
+            "--resume",
+            "--quiet",
+        ],
+        "--resume cannot use it",
+    )
 
 
 @pytest.mark.parametrize("page", [0, 1, 3, -1])
@@ -94,11 +116,17 @@ def test_an_overwritten_page_is_one_line(runner, store, page):
 @pytest.mark.parametrize(
     "statements,fragment",
     [
-        ([f"UPDATE records SET status = 'maybe' WHERE case_key = '{CASE}' AND backend = 'cp'"], "unknown status 'maybe'"),
-        ([f"UPDATE records SET answer = '{{oops' WHERE case_key = '{CASE}' AND backend = 'cp'"], "the answer is not JSON"),
+        (
+            [f"UPDATE records SET status = 'maybe' WHERE case_key = '{CASE}' AND backend = 'cp'"],
+            "unknown status 'maybe'",
+        ),
+        (
+            [f"UPDATE records SET answer = '{{oops' WHERE case_key = '{CASE}' AND backend = 'cp'"],
+            "the answer is not JSON",
+        ),
         ([f"UPDATE records SET seconds = 'fast' WHERE case_key = '{CASE}'"], "seconds is 'fast'"),
-        (["UPDATE sweeps SET spec = '{\"rows\": [1, 4], \"cols\": [1, 4'"], "not JSON"),
-        (["UPDATE sweeps SET spec = '{\"rows\": [1, 4], \"cols\": [1, 4], \"mines\": null}'"], "the spec has no backends"),
+        (['UPDATE sweeps SET spec = \'{"rows": [1, 4], "cols": [1, 4\''], "not JSON"),
+        (['UPDATE sweeps SET spec = \'{"rows": [1, 4], "cols": [1, 4], "mines": null}\''], "the spec has no backends"),
         (["UPDATE sweeps SET spec = '[1, 2]'"], "not a JSON object"),
         (["UPDATE sweeps SET spec = json_set(spec, '$.rows', json('[4, 1]'))"], "rows is not a range"),
         (["UPDATE sweeps SET started = 'yesterday'"], "started is not a timestamp"),
@@ -120,13 +148,35 @@ def test_a_row_that_is_not_cpsolve_s_is_one_line(runner, store, statements, frag
     "statement,fragment",
     [
         (f"UPDATE records SET status = 'maybe' WHERE case_key = '{CASE}' AND backend = 'cp'", "unknown status"),
-        (f"UPDATE records SET answer = '{{oops' WHERE case_key = '{CASE}' AND backend = 'cp'", "the answer is not JSON"),
+        (
+            f"UPDATE records SET answer = '{{oops' WHERE case_key = '{CASE}' AND backend = 'cp'",
+            "the answer is not JSON",
+        ),
     ],
 )
 def test_resume_refuses_a_damaged_row(runner, store, statement, fragment):
     _edit(store, statement)
-    result = _refused(runner, ["compare", "--rows", "1-4", "--cols", "1-4", "--backends", "greedy,cp", "--dominance", "none",
-                               "--jobs", "1", "--store", str(store), "--resume", "--quiet"], fragment)
+    result = _refused(
+        runner,
+        [
+            "compare",
+            "--rows",
+            "1-4",
+            "--cols",
+            "1-4",
+            "--backends",
+            "greedy,cp",
+            "--dominance",
+            "none",
+            "--jobs",
+            "1",
+            "--store",
+            str(store),
+            "--resume",
+            "--quiet",
+        ],
+        fragment,
+    )
     assert "--resume cannot use it" in result.stderr
 
 
@@ -134,7 +184,9 @@ def test_a_later_version_is_refused(runner, store):
     _edit(store, f"PRAGMA user_version = {STORE_VERSION + 1}")
     before = _digest(store)
     _refused(runner, ["report", str(store)], f"results store version {STORE_VERSION + 1} is newer")
-    _refused(runner, ["compare", "--rows", "2", "--cols", "2", "--jobs", "1", "--store", str(store), "--quiet"], "is newer")
+    _refused(
+        runner, ["compare", "--rows", "2", "--cols", "2", "--jobs", "1", "--store", str(store), "--quiet"], "is newer"
+    )
     assert _digest(store) == before
 
 
@@ -144,8 +196,28 @@ def test_a_store_from_before_versioning_is_read_as_it_is_and_stamped_by_a_sweep(
     report = runner.invoke(app, ["report", str(store)])
     assert report.exit_code == 0 and "agreement: 100/100 cases (all)" in report.stdout
     assert _digest(store) == before
-    resumed = runner.invoke(app, ["compare", "--rows", "1-4", "--cols", "1-4", "--backends", "greedy,cp", "--dominance", "none",
-                                  "--jobs", "1", "--store", str(store), "--resume", "--quiet", "--json", str(tmp_path / "r.json")])
+    resumed = runner.invoke(
+        app,
+        [
+            "compare",
+            "--rows",
+            "1-4",
+            "--cols",
+            "1-4",
+            "--backends",
+            "greedy,cp",
+            "--dominance",
+            "none",
+            "--jobs",
+            "1",
+            "--store",
+            str(store),
+            "--resume",
+            "--quiet",
+            "--json",
+            str(tmp_path / "r.json"),
+        ],
+    )
     assert resumed.exit_code == 0, resumed.stderr
     assert json.loads((tmp_path / "r.json").read_text())["resumed"] == 100
     db = sqlite3.connect(store)
@@ -160,8 +232,23 @@ def test_an_empty_file_is_not_a_store_to_read(runner, tmp_path):
     _refused(runner, ["report", str(empty)], "not a cpsolve results store (an empty file)")
     assert empty.stat().st_size == 0 and sorted(os.listdir(tmp_path)) == ["empty.db"]
     # a sweep may make its store in an empty file: there is nothing in it to lose
-    made = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--backends", "greedy", "--jobs", "1",
-                               "--store", str(empty), "--quiet"])
+    made = runner.invoke(
+        app,
+        [
+            "compare",
+            "--rows",
+            "2",
+            "--cols",
+            "2",
+            "--backends",
+            "greedy",
+            "--jobs",
+            "1",
+            "--store",
+            str(empty),
+            "--quiet",
+        ],
+    )
     assert made.exit_code == 0 and runner.invoke(app, ["report", str(empty)]).exit_code == 0
 
 
@@ -176,8 +263,11 @@ def test_another_program_s_database_is_refused_untouched(runner, tmp_path, journ
     db.close()
     before, files = _digest(foreign), sorted(os.listdir(tmp_path))
     _refused(runner, ["report", str(foreign)], "not a cpsolve results store (an SQLite database with tables: notes)")
-    _refused(runner, ["compare", "--rows", "2", "--cols", "2", "--jobs", "1", "--store", str(foreign), "--quiet"],
-             "not a cpsolve results store")
+    _refused(
+        runner,
+        ["compare", "--rows", "2", "--cols", "2", "--jobs", "1", "--store", str(foreign), "--quiet"],
+        "not a cpsolve results store",
+    )
     assert _digest(foreign) == before and sorted(os.listdir(tmp_path)) == files
     # someone else's database that happens to use cpsolve's table names, but not its columns
     _edit(foreign, "CREATE TABLE settings (a)", "CREATE TABLE records (b)", "CREATE TABLE sweeps (c)")
@@ -191,8 +281,11 @@ def test_files_that_are_not_sqlite(runner, tmp_path):
     junk.write_bytes(b"not sqlite at all\n" * 300)
     before = _digest(junk)
     _refused(runner, ["report", str(junk)], "not a cpsolve results store (not an SQLite database)")
-    _refused(runner, ["compare", "--rows", "2", "--cols", "2", "--jobs", "1", "--store", str(junk), "--quiet"],
-             "not an SQLite database")
+    _refused(
+        runner,
+        ["compare", "--rows", "2", "--cols", "2", "--jobs", "1", "--store", str(junk), "--quiet"],
+        "not an SQLite database",
+    )
     assert _digest(junk) == before
     _refused(runner, ["report", str(tmp_path)], "not a regular file")
     _refused(runner, ["report", str(tmp_path / "missing.db")], "no such file")
@@ -217,7 +310,7 @@ def test_a_failing_report_leaves_no_csv_behind(runner, real_store, store, tmp_pa
     monkeypatch.setattr(tempfile, "tempdir", str(spool_folder))  # where CsvSpool puts its spool
     target = tmp_path / "cases.csv"
     # a bad row late in the sweep: the CSV already had rows when the store was found damaged
-    _edit(store, "UPDATE records SET status = 'maybe' WHERE case_key = '{\"rows\":4,\"cols\":4,\"mines\":9}'")
+    _edit(store, 'UPDATE records SET status = \'maybe\' WHERE case_key = \'{"rows":4,"cols":4,"mines":9}\'')
     for _ in range(3):
         _refused(runner, ["report", str(store), "--csv", str(target)], "unknown status")
     empty = tmp_path / "empty.db"
@@ -228,8 +321,11 @@ def test_a_failing_report_leaves_no_csv_behind(runner, real_store, store, tmp_pa
     _refused(runner, ["report", str(nothing), "--csv", str(target)], "no compare sweep")
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"x" * 200)
-    _refused(runner, ["compare", "--rows", "2", "--cols", "2", "--jobs", "1", "--store", str(junk), "--csv", str(target),
-                      "--quiet"], "not an SQLite database")
+    _refused(
+        runner,
+        ["compare", "--rows", "2", "--cols", "2", "--jobs", "1", "--store", str(junk), "--csv", str(target), "--quiet"],
+        "not an SQLite database",
+    )
     assert _spools(spool_folder) == [] and not target.exists()
     # the spool of a report that works is moved into place
     fine = tmp_path / "fine.db"
@@ -239,7 +335,9 @@ def test_a_failing_report_leaves_no_csv_behind(runner, real_store, store, tmp_pa
     assert _spools(spool_folder) == []
 
 
-MUTATIONS = st.lists(st.tuples(st.integers(min_value=0), st.integers(min_value=0, max_value=255)), min_size=1, max_size=8)
+MUTATIONS = st.lists(
+    st.tuples(st.integers(min_value=0), st.integers(min_value=0, max_value=255)), min_size=1, max_size=8
+)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -265,8 +363,22 @@ def test_report_on_mutated_bytes_is_an_answer_or_one_line(runner, real_store, tm
 
 def test_a_damaged_game_record_is_one_line(runner, tmp_path):
     store = tmp_path / "games.db"
-    common = ["stats", "--random", "8", "8", "10", "--player", "casual", "--format", "json", "--store", str(store),
-              "--quiet", "--games", "150"]
+    common = [
+        "stats",
+        "--random",
+        "8",
+        "8",
+        "10",
+        "--player",
+        "casual",
+        "--format",
+        "json",
+        "--store",
+        str(store),
+        "--quiet",
+        "--games",
+        "150",
+    ]
     first = runner.invoke(app, common)
     assert first.exit_code == 0, first.stderr
     _edit(store, "UPDATE records SET answer = '{\"won\": 1}' WHERE case_key = '{\"index\":7}'")
@@ -291,8 +403,22 @@ def test_a_closed_store_says_so():
 def best_games(runner, tmp_path):
     """A store of 3 games of the best player, and the command that wrote it."""
     store = tmp_path / "G.db"
-    common = ["stats", "--random", "6", "6", "5", "--player", "best", "--format", "json", "--store", str(store),
-              "--quiet", "--games", "3"]
+    common = [
+        "stats",
+        "--random",
+        "6",
+        "6",
+        "5",
+        "--player",
+        "best",
+        "--format",
+        "json",
+        "--store",
+        str(store),
+        "--quiet",
+        "--games",
+        "3",
+    ]
     first = runner.invoke(app, common)
     assert first.exit_code == 0, first.stderr
     return store, common

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -36,8 +37,13 @@ def cluster():
 
 def _verdicts(executor, rows=(1, 4), cols=(1, 4), backends=("greedy", "cp")):
     seen = []
-    comparison = run_comparison(iter_cases(rows, cols, None), list(backends), SolveOptions(workers=1), executor,
-                                on_case=lambda records: seen.extend((r.key, r.backend, r.status) for r in records))
+    comparison = run_comparison(
+        iter_cases(rows, cols, None),
+        list(backends),
+        SolveOptions(workers=1),
+        executor,
+        on_case=lambda records: seen.extend((r.key, r.backend, r.status) for r in records),
+    )
     return seen, comparison
 
 
@@ -71,8 +77,22 @@ def test_scheduler_address_runs_the_cli_sweep_there(cluster, runner, tmp_path):
     reports = []
     for extra in (["--scheduler", address], ["--jobs", "1"]):
         path = tmp_path / f"r{len(reports)}.json"
-        result = runner.invoke(app, ["compare", "--rows", "2-5", "--cols", "2-5", "--backends", "greedy", "--json", str(path),
-                                     "--quiet", *extra])
+        result = runner.invoke(
+            app,
+            [
+                "compare",
+                "--rows",
+                "2-5",
+                "--cols",
+                "2-5",
+                "--backends",
+                "greedy",
+                "--json",
+                str(path),
+                "--quiet",
+                *extra,
+            ],
+        )
         assert result.exit_code == 0, result.stdout + result.stderr
         reports.append(_without_times(json.loads(path.read_text())))
     assert reports[0] == reports[1] and reports[0]["cases"] == sum(r * c for r in range(2, 6) for c in range(2, 6))
@@ -91,7 +111,9 @@ def test_a_refused_address_is_one_line_and_exit_1(runner):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     started = time.monotonic()
-    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--scheduler", f"tcp://127.0.0.1:{port}", "--quiet"])
+    result = runner.invoke(
+        app, ["compare", "--rows", "2", "--cols", "2", "--scheduler", f"tcp://127.0.0.1:{port}", "--quiet"]
+    )
     assert result.exit_code == 1 and time.monotonic() - started < 10
     assert len(result.stderr.strip().splitlines()) == 1 and "no Dask scheduler answers" in result.stderr
 
@@ -105,8 +127,26 @@ def _store_rows(path) -> int:
 
 
 def _start_sweep(store, *extra):
-    command = [sys.executable, "-m", "cpsolve", "compare", "--rows", "1-5", "--cols", "1-5", "--backends", "greedy,cp",
-               "--dominance", "none", "--jobs", "1", "--store", str(store), "--quiet", *extra]
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolve",
+        "compare",
+        "--rows",
+        "1-5",
+        "--cols",
+        "1-5",
+        "--backends",
+        "greedy,cp",
+        "--dominance",
+        "none",
+        "--jobs",
+        "1",
+        "--store",
+        str(store),
+        "--quiet",
+        *extra,
+    ]
     return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -133,17 +173,43 @@ def test_a_killed_sweep_resumes_with_every_case_once(runner, tmp_path):
     assert 40 <= kept < 2 * len(CASES_1_5) and kept % 2 == 0  # whole tasks only: both backends of each case
 
     report, table = tmp_path / "resumed.json", tmp_path / "resumed.csv"
-    result = runner.invoke(app, ["compare", "--rows", "1-5", "--cols", "1-5", "--backends", "greedy,cp", "--dominance", "none",
-                                 "--jobs", "1", "--store", str(store), "--resume", "--json", str(report), "--csv", str(table),
-                                 "--quiet"])
+    result = runner.invoke(
+        app,
+        [
+            "compare",
+            "--rows",
+            "1-5",
+            "--cols",
+            "1-5",
+            "--backends",
+            "greedy,cp",
+            "--dominance",
+            "none",
+            "--jobs",
+            "1",
+            "--store",
+            str(store),
+            "--resume",
+            "--json",
+            str(report),
+            "--csv",
+            str(table),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.stdout + result.stderr
     data = json.loads(report.read_text())
     assert data["cases"] == len(CASES_1_5) and data["resumed"] == kept // 2
     with sqlite3.connect(store) as db:
         rows = db.execute("SELECT case_key, backend, status FROM records").fetchall()
     assert len(rows) == len({(key, backend) for key, backend, _ in rows}) == 2 * len(CASES_1_5)
-    expected = {(json.dumps({"rows": r, "cols": c, "mines": m}, separators=(",", ":")), backend):
-                "possible" if is_possible(r, c, m) else "impossible" for r, c, m in CASES_1_5 for backend in ("greedy", "cp")}
+    expected = {
+        (json.dumps({"rows": r, "cols": c, "mines": m}, separators=(",", ":")), backend): "possible"
+        if is_possible(r, c, m)
+        else "impossible"
+        for r, c, m in CASES_1_5
+        for backend in ("greedy", "cp")
+    }
     assert {(key, backend): status for key, backend, status in rows} == expected
 
     # the report rebuilt from the store is the sweep's own, byte for byte
@@ -174,7 +240,9 @@ def test_report_of_an_unfinished_sweep_says_what_is_missing(runner, tmp_path):
     store = tmp_path / "s.db"
     with ResultStore(store) as results:
         key = results.register_settings("layout", {"time_limit": 60.0})
-        results.begin_sweep("layout", key, {"rows": [1, 2], "cols": [1, 2], "mines": None, "backends": ["greedy"], "total": 10})
+        results.begin_sweep(
+            "layout", key, {"rows": [1, 2], "cols": [1, 2], "mines": None, "backends": ["greedy"], "total": 10}
+        )
     result = runner.invoke(app, ["report", str(store)])
     assert result.exit_code == 0 and "10 of the sweep's cases are not in the store" in result.stderr
     assert runner.invoke(app, ["report", str(tmp_path / "none.db")]).exit_code == 1
@@ -192,7 +260,7 @@ def test_a_report_that_cannot_be_written_goes_to_a_fallback(tmp_path):
     assert problems[0].command_line().startswith("--csv ") and str(problems[0]).startswith("csv ")
     assert spool.spool.exists()
     fallback = str(problems[1]).rsplit("the report is in ", 1)[1]
-    assert json.loads(open(fallback).read())["cases"] == comparison.cases
+    assert json.loads(Path(fallback).read_text())["cases"] == comparison.cases
     os.remove(fallback)
     spool.spool.unlink()
 
@@ -212,10 +280,25 @@ def test_random_games_are_the_same_on_any_number_of_workers(cluster, runner, tmp
     assert run_games(settings, 250, InProcessExecutor()) == (alone, 0)
 
     store = tmp_path / "games.db"
-    common = ["stats", "--random", "8", "8", "10", "--player", "casual", "--format", "json", "--store", str(store), "--quiet"]
+    common = [
+        "stats",
+        "--random",
+        "8",
+        "8",
+        "10",
+        "--player",
+        "casual",
+        "--format",
+        "json",
+        "--store",
+        str(store),
+        "--quiet",
+    ]
     first = runner.invoke(app, [*common, "--games", "120"])
     assert first.exit_code == 0, first.stdout + first.stderr
-    resumed = runner.invoke(app, [*common, "--games", "250", "--resume", "--scheduler", cluster.client.scheduler.address])
+    resumed = runner.invoke(
+        app, [*common, "--games", "250", "--resume", "--scheduler", cluster.client.scheduler.address]
+    )
     assert resumed.exit_code == 0, resumed.stdout + resumed.stderr
     assert json.loads(resumed.stdout) == {**alone, "resumed": 120}
     assert _store_rows(store) == 250
@@ -240,9 +323,30 @@ def test_ctrl_c_during_a_dask_compare_is_one_line_and_keeps_the_store(runner, tm
     """Ctrl-C at a terminal reaches the whole process group: the workers too. Only the driver may answer it."""
     store = tmp_path / "sweep.db"
     # three cases of seconds each (2 x 1200, odd safe counts: impossible, proved by the model), one task
-    command = [sys.executable, "-m", "cpsolve", "compare", "--rows", "2", "--cols", "1200", "--mines", "1797-1799",
-               "--backends", "cp", "--dominance", "none", "--jobs", "2", "--store", str(store), "--quiet"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolve",
+        "compare",
+        "--rows",
+        "2",
+        "--cols",
+        "1200",
+        "--mines",
+        "1797-1799",
+        "--backends",
+        "cp",
+        "--dominance",
+        "none",
+        "--jobs",
+        "2",
+        "--store",
+        str(store),
+        "--quiet",
+    ]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 120
         while _sweep_rows(store) < 1:  # the sweep is recorded once the cluster is up
@@ -284,8 +388,13 @@ def test_ctrl_c_while_workers_are_inside_cp_sat_prints_no_terminate_called(tmp_p
     """CP-SAT catches SIGINT while it searches; in a Dask worker its handler ended the process with C++ lines."""
     script = tmp_path / "sweep.py"
     script.write_text(_CTRL_C_SCRIPT.format(tests=os.path.join(ROOT, "tests"), markers=str(tmp_path)))
-    process = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     markers = [tmp_path / "solving-0", tmp_path / "solving-1"]
     try:
         deadline = time.monotonic() + 120
@@ -317,7 +426,8 @@ def test_ctrl_c_while_workers_are_inside_cp_sat_prints_no_terminate_called(tmp_p
 
 @pytest.mark.parametrize("answer", [None, b"HTTP/1.1 400 Bad Request\r\n\r\n" * 10])
 def test_an_address_where_something_else_listens_is_one_line(answer):
-    """A listener that never answers (Dask's own handshake waits for ever) or answers something else: exit 1, one line."""
+    """A listener that never answers (Dask's own handshake waits for ever) or answers something else: exit 1,
+    one line."""
     import threading
 
     server = socket.socket()
@@ -340,8 +450,25 @@ def test_an_address_where_something_else_listens_is_one_line(answer):
     threading.Thread(target=serve, daemon=True).start()
     address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
     try:
-        result = subprocess.run([sys.executable, "-m", "cpsolve", "compare", "--rows", "2", "--cols", "2", "--scheduler",
-                                 address, "--quiet"], cwd=ROOT, capture_output=True, text=True, timeout=90)
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "cpsolve",
+                "compare",
+                "--rows",
+                "2",
+                "--cols",
+                "2",
+                "--scheduler",
+                address,
+                "--quiet",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
     finally:
         server.close()
         for connection in held:
@@ -360,13 +487,19 @@ def test_an_address_where_something_else_listens_is_one_line(answer):
         (["--rows", "1-99999999999999999999", "--cols", "1"], "99999999999999999999x1, is larger than"),
         (["--rows", "1-" + "9" * 5000, "--cols", "1"], "99999999999999999999... (5000 characters)x1"),
         (["--rows", "1-100", "--cols", "1-100"], "the ranges hold 25,502,500 cases, more than the 10,000,000"),
-        (["--rows", "300", "--cols", "300", "--mines", "0-0", "--backends", "greedy,cp:levels"],
-         "a 300x300 board (the largest of the ranges) is larger than the 40000 cells the cp:levels model takes"),
-        (["--rows", "1-300", "--cols", "300", "--mines", "0-0", "--dominance", "none"],
-         "the cp model takes with a template, a pinned click or a dominance other than staircase"),
+        (
+            ["--rows", "300", "--cols", "300", "--mines", "0-0", "--backends", "greedy,cp:levels"],
+            "a 300x300 board (the largest of the ranges) is larger than the 40000 cells the cp:levels model takes",
+        ),
+        (
+            ["--rows", "1-300", "--cols", "300", "--mines", "0-0", "--dominance", "none"],
+            "the cp model takes with a template, a pinned click or a dominance other than staircase",
+        ),
         (["--rows", "250", "--cols", "250", "--mines", "0-0", "--backends", "minizinc"], "the minizinc model takes"),
-        (["--rows", "2", "--cols", "2", "--mines", "0-" + "x" * 5000],
-         "got '0-xxxxxxxxxxxxxxxxxx... (5002 characters)'"),
+        (
+            ["--rows", "2", "--cols", "2", "--mines", "0-" + "x" * 5000],
+            "got '0-xxxxxxxxxxxxxxxxxx... (5002 characters)'",
+        ),
         (["--rows", "٣", "--cols", "2"], "--rows must be A-B or A with integers, got '٣'"),
     ],
 )
@@ -381,8 +514,17 @@ def test_compare_refuses_a_sweep_too_large_before_any_work(runner, tmp_path, arg
 
 def test_a_huge_range_is_refused_at_once_and_ctrl_c_is_never_held(tmp_path):
     """``--rows 1-99999999999999999999 --cols 1`` once looped for ever counting its cases, holding Ctrl-C."""
-    command = [sys.executable, "-m", "cpsolve", "compare", "--rows", "1-99999999999999999999", "--cols", "1-9",
-               "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolve",
+        "compare",
+        "--rows",
+        "1-99999999999999999999",
+        "--cols",
+        "1-9",
+        "--quiet",
+    ]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "is larger than" in done.stderr and done.stderr.count("\n") == 1
 
@@ -414,8 +556,25 @@ def test_report_of_a_stopped_sweep_over_a_million_board_shapes(runner, tmp_path)
     """A genuine store of ``compare --rows 1-1001 --cols 1-1000 --mines 0-0`` stopped by Ctrl-C: report counts what
     is stored and what is missing (it once called such a store damaged, "ranges larger than any sweep")."""
     store = tmp_path / "S.db"
-    command = [sys.executable, "-m", "cpsolve", "compare", "--rows", "1-1001", "--cols", "1-1000", "--mines", "0-0",
-               "--backends", "greedy", "--jobs", "1", "--store", str(store), "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolve",
+        "compare",
+        "--rows",
+        "1-1001",
+        "--cols",
+        "1-1000",
+        "--mines",
+        "0-0",
+        "--backends",
+        "greedy",
+        "--jobs",
+        "1",
+        "--store",
+        str(store),
+        "--quiet",
+    ]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait_for_rows(process, store, 4000)
@@ -439,8 +598,9 @@ def test_report_states_the_limit_of_a_spec_without_its_count(runner, tmp_path):
     store = tmp_path / "s.db"
     with ResultStore(store) as results:
         key = results.register_settings("layout", {"time_limit": 60.0})
-        results.begin_sweep("layout", key, {"rows": [1, 10**20], "cols": [1, 10**20], "mines": None,
-                                            "backends": ["greedy"]})
+        results.begin_sweep(
+            "layout", key, {"rows": [1, 10**20], "cols": [1, 10**20], "mines": None, "backends": ["greedy"]}
+        )
     result = runner.invoke(app, ["report", str(store)])
     assert result.exit_code == 1 and "no case count, and the largest board of the ranges" in result.stderr
     assert "larger than 100,000,000 cells" in result.stderr and result.stderr.count("\n") == 1
@@ -454,28 +614,61 @@ def _limited_files(soft: int, hard: int):
         import resource
 
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
     return limit
 
 
 def test_a_cluster_that_cannot_open_its_files_is_one_line():
     """With 32 open files allowed, Dask printed 119 lines of "Nanny failed to start" (with 16, its loop spun on
     the error for ever): the limit is checked first."""
-    command = [sys.executable, "-m", "cpsolve", "stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2",
-               "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolve",
+        "stats",
+        "--random",
+        "9",
+        "9",
+        "10",
+        "--games",
+        "20",
+        "--jobs",
+        "2",
+        "--quiet",
+    ]
     for files in (20, 32, 48):
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120,
-                              preexec_fn=_limited_files(files, files))
+        done = subprocess.run(
+            command, cwd=ROOT, capture_output=True, text=True, timeout=120, preexec_fn=_limited_files(files, files)
+        )
         assert done.returncode == 1 and done.stdout == "", done.stderr[-2000:]
-        assert done.stderr == (f"cpsolve: a local Dask cluster of 2 workers needs about 56 open files, and this "
-                               f"process may open {files} (ulimit -n); raise the limit, or give fewer --jobs "
-                               "(--jobs 1 runs here)\n")
+        assert done.stderr == (
+            f"cpsolve: a local Dask cluster of 2 workers needs about 56 open files, and this "
+            f"process may open {files} (ulimit -n); raise the limit, or give fewer --jobs "
+            "(--jobs 1 runs here)\n"
+        )
 
 
 def test_a_low_soft_limit_on_open_files_is_raised_to_start_the_cluster(tmp_path):
-    command = [sys.executable, "-m", "cpsolve", "stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2",
-               "--quiet", "--format", "json"]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180,
-                          preexec_fn=_limited_files(32, 4096))
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolve",
+        "stats",
+        "--random",
+        "9",
+        "9",
+        "10",
+        "--games",
+        "20",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--format",
+        "json",
+    ]
+    done = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=180, preexec_fn=_limited_files(32, 4096)
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     alone = subprocess.run(command[:-5] + ["--format", "json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert json.loads(done.stdout) == {**json.loads(alone.stdout), "resumed": 0}
@@ -493,8 +686,10 @@ def test_any_other_failure_to_start_a_cluster_is_one_line(runner, monkeypatch):
     monkeypatch.setattr(dask.distributed, "LocalCluster", fails)  # the name the executor imports
     result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2", "--quiet"])
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr == ("cpsolve: the local Dask cluster of 2 workers could not start (Too many open files); "
-                             "try fewer --jobs, or --jobs 1 to run here\n")
+    assert result.stderr == (
+        "cpsolve: the local Dask cluster of 2 workers could not start (Too many open files); "
+        "try fewer --jobs, or --jobs 1 to run here\n"
+    )
 
 
 # --- a scheduler that does not answer leaves nothing behind -----------------------------------------------------
@@ -507,15 +702,20 @@ def _free_port() -> int:
 
 
 @pytest.mark.parametrize("scheme", ["tcp", "tls"])
-@pytest.mark.parametrize("command", [["stats", "--random", "9", "9", "10", "--games", "20"],
-                                     ["compare", "--rows", "2", "--cols", "2"]], ids=lambda command: command[0])
+@pytest.mark.parametrize(
+    "command",
+    [["stats", "--random", "9", "9", "10", "--games", "20"], ["compare", "--rows", "2", "--cols", "2"]],
+    ids=lambda command: command[0],
+)
 def test_a_scheduler_that_does_not_answer_leaves_no_new_store(runner, tmp_path, scheme, command):
     """Once a new, empty store stayed behind; and over tls:// nothing listening was called "not a Dask scheduler"."""
     store = tmp_path / "new.db"
     address = f"{scheme}://127.0.0.1:{_free_port()}"
     result = runner.invoke(app, [*command, "--scheduler", address, "--store", str(store), "--quiet"])
-    assert result.exit_code == 1 and result.stderr == f"cpsolve: --scheduler {address}: no Dask scheduler answers " \
-                                                       "(Connection refused)\n"
+    assert (
+        result.exit_code == 1
+        and result.stderr == f"cpsolve: --scheduler {address}: no Dask scheduler answers (Connection refused)\n"
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -524,8 +724,21 @@ def test_a_tls_address_without_dask_s_tls_settings_says_so(runner, tmp_path):
         server.bind(("127.0.0.1", 0))
         server.listen()
         address = f"tls://127.0.0.1:{server.getsockname()[1]}"
-        result = runner.invoke(app, ["stats", "--random", "9", "9", "10", "--scheduler", address, "--store",
-                                     str(tmp_path / "new.db"), "--quiet"])
+        result = runner.invoke(
+            app,
+            [
+                "stats",
+                "--random",
+                "9",
+                "9",
+                "10",
+                "--scheduler",
+                address,
+                "--store",
+                str(tmp_path / "new.db"),
+                "--quiet",
+            ],
+        )
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert "a tls:// address needs Dask's TLS settings" in result.stderr and list(tmp_path.iterdir()) == []
 
@@ -533,8 +746,21 @@ def test_a_tls_address_without_dask_s_tls_settings_says_so(runner, tmp_path):
 def test_an_existing_store_is_checked_before_the_scheduler(runner, tmp_path):
     junk = tmp_path / "junk.db"
     junk.write_text("not a store\n" * 20)
-    result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--scheduler", f"tcp://127.0.0.1:{_free_port()}",
-                                 "--store", str(junk), "--quiet"])
+    result = runner.invoke(
+        app,
+        [
+            "compare",
+            "--rows",
+            "2",
+            "--cols",
+            "2",
+            "--scheduler",
+            f"tcp://127.0.0.1:{_free_port()}",
+            "--store",
+            str(junk),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 1 and "not a cpsolve results store" in result.stderr
     assert junk.read_text() == "not a store\n" * 20
 
@@ -542,11 +768,15 @@ def test_an_existing_store_is_checked_before_the_scheduler(runner, tmp_path):
 # --- an unusable TMPDIR is the environment's fault: exit 1, naming it ------------------------------------------
 
 
-@pytest.mark.parametrize("command", [
-    ["compare", "--rows", "2", "--cols", "2", "--backends", "greedy", "--csv", "{out}/cases.csv"],
-    ["compare", "--rows", "2", "--cols", "2", "--jobs", "2", "--store", "{out}/s.db"],
-    ["stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2", "--store", "{out}/g.db"],
-], ids=["csv spool", "local cluster", "games on a local cluster"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["compare", "--rows", "2", "--cols", "2", "--backends", "greedy", "--csv", "{out}/cases.csv"],
+        ["compare", "--rows", "2", "--cols", "2", "--jobs", "2", "--store", "{out}/s.db"],
+        ["stats", "--random", "9", "9", "10", "--games", "20", "--jobs", "2", "--store", "{out}/g.db"],
+    ],
+    ids=["csv spool", "local cluster", "games on a local cluster"],
+)
 @pytest.mark.parametrize("kind", ["missing", "a file"])
 def test_an_unusable_tmpdir_is_one_line_naming_it(runner, tmp_path, monkeypatch, command, kind):
     out = tmp_path / "out"
@@ -566,8 +796,20 @@ def test_a_greedy_sweep_on_a_pool_resumes_from_its_store(runner, tmp_path):
     """Found by the fuzz: the pool drew the tasks in a thread of its own, where reading the store (resume) failed, and
     the store was called damaged."""
     store, report = tmp_path / "s.db", tmp_path / "r.json"
-    common = ["compare", "--rows", "1-5", "--cols", "1-5", "--backends", "greedy", "--jobs", "2", "--store", str(store),
-              "--quiet"]
+    common = [
+        "compare",
+        "--rows",
+        "1-5",
+        "--cols",
+        "1-5",
+        "--backends",
+        "greedy",
+        "--jobs",
+        "2",
+        "--store",
+        str(store),
+        "--quiet",
+    ]
     first = runner.invoke(app, [*common[:2], "1-3", *common[3:]])
     assert first.exit_code == 0, first.stderr
     again = runner.invoke(app, [*common, "--resume", "--json", str(report)])

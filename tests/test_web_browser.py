@@ -38,9 +38,7 @@ CHROMIUM_ARGS = [
 ]
 
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[test]'")
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'"
-)
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'")
 if not os.access(CHROMIUM, os.X_OK):
     pytest.skip(f"no browser: {CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
 
