@@ -279,3 +279,24 @@ def test_deep_search_is_the_expectimax_of_two_guesses():
                 assert out[i] == pytest.approx(oracle, abs=1e-12)
                 exact += 1
     assert exact > 40 and bounded > 10
+
+
+@compiled
+def test_without_the_compiled_engine_the_endgame_search_stops_at_16_covered_cells(monkeypatch):
+    """The one stated difference of the Python-only fallback: its exact game-tree searches (endgame and
+    isolated region) try every placement, so they run only on positions of at most 16 covered cells;
+    the best player then falls back to its look-ahead, and its games can differ from the compiled one's."""
+    for covered in (engine.PYTHON_ENDGAME_CELLS, engine.PYTHON_ENDGAME_CELLS + 1):
+        cells = frozenset((r, c) for r in range(3) for c in range(6))
+        unknown = frozenset(sorted(cells)[:covered])
+        # a single mine among the covered cells: `covered` placements, a small endgame for either engine
+        position = Position(3, 6, {}, frozenset(), unknown, total=1)
+        view = View.from_position(position)
+        size = len(view.state)
+        args = (view.state, view.shown, view.offsets, 1, 100, 10**6)
+        fast = engine.endgame(*args, np.zeros(size, dtype=np.int64), np.zeros(size))
+        monkeypatch.setattr(engine, "_compiled", None)
+        slow = engine.endgame(*args, np.zeros(size, dtype=np.int64), np.zeros(size))
+        monkeypatch.undo()
+        assert fast[0] == engine.OK and fast[2] == covered
+        assert slow[0] == (engine.OK if covered <= engine.PYTHON_ENDGAME_CELLS else engine.TOO_WIDE)

@@ -16,7 +16,9 @@ Output is compared exactly, with one normalisation: ``...`` in the page's output
 text (doctest's ELLIPSIS), for figures that differ from run to run, such as timings. A block right
 after the line ``<!-- docs-test: skip REASON -->`` is not run (a long run, a cluster); the reason
 is required. One right after ``<!-- docs-test: needs TOOL -->`` is skipped where the executable
-TOOL is not installed (``minizinc``), as the MiniZinc tests are.
+TOOL is not installed (``minizinc``), as the MiniZinc tests are; ``needs compiled`` marks output only the
+compiled engine gives (the best player's games: the Python engine searches endgames of at most 16 covered
+cells), skipped under ``CPSOLVE_PURE_PYTHON=1``.
 
 Python examples are fenced ``pycon`` blocks (``>>>`` prompts and their output): each page's are
 run as one doctest, in order, with ELLIPSIS. Blocks of other languages (``bash`` for installation
@@ -160,7 +162,12 @@ def test_docs_python_examples(page):
 def test_docs_example(block, runner, monkeypatch, tmp_path):
     if block.skip:
         pytest.skip(f"marked on the page: {block.skip}")
-    if block.needs and shutil.which(block.needs) is None:
+    if block.needs == "compiled":
+        from cpsolve.compiled import extension
+
+        if extension("deduce._engine") is None:
+            pytest.skip("the page shows the compiled engine's games; the Python engine's endgame search is smaller")
+    elif block.needs and shutil.which(block.needs) is None:
         pytest.skip(f"needs {block.needs}, which is not installed")
     _work_in(tmp_path, monkeypatch)
     run_block(block, runner)
