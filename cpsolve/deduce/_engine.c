@@ -1231,6 +1231,40 @@ static void tree_free(Tree *t)
     memset(t, 0, sizeof(*t));
 }
 
+/* The game tree's search over t's placements (t.val, t.cell, t.ncov, t.nsol filled in): each covered
+ * cell that is not a mine in every placement, and its chance of winning when guessed now and played
+ * best after, into out_cells and out_values (*ncand of them). Returns OK, NO_MEMORY, or 4 when the
+ * search spent `budget`. The endgame and the isolated region's search share it. */
+static int search_tree(Tree *t, long long budget, int64_t *out_cells, double *out_values, int *ncand)
+{
+    t->words = (t->nsol + 63) / 64;
+    t->memo_size = 1024;
+    while (t->memo_size < (size_t)budget / 16 && t->memo_size < (1u << 18)) t->memo_size *= 2;
+    t->memo_keys = malloc(t->memo_size * t->words * 8);
+    t->memo_val = malloc(t->memo_size * sizeof(double));
+    t->memo_used = calloc(t->memo_size, 1);
+    t->arena_size = (size_t)(t->ncov + 4) * (t->words + t->ncov + t->nsol) * 4 + 4096;
+    t->arena = malloc(t->arena_size * 8);
+    t->budget = budget;
+    if (!t->memo_keys || !t->memo_val || !t->memo_used || !t->arena) return NO_MEMORY;
+    uint64_t *all = take(t, t->words);
+    int32_t *member = (int32_t *)take(t, (t->nsol + 1) / 2 + 1);
+    int32_t *living = (int32_t *)take(t, (t->ncov + 1) / 2 + 1);
+    memset(all, 0, t->words * 8);
+    for (int32_t s = 0; s < t->nsol; s++) { all[s >> 6] |= 1ull << (s & 63); member[s] = s; }
+    for (int32_t c = 0; c < t->ncov; c++) living[c] = c;
+    for (int32_t c = 0; c < t->ncov && !t->aborted; c++) {
+        const uint8_t *val = t->val + (size_t)c * t->nsol;
+        int mines = 0;
+        for (int32_t s = 0; s < t->nsol; s++) mines += val[s] == MINE_VALUE;
+        if (mines == t->nsol) continue;
+        out_cells[*ncand] = t->cell[c];
+        out_values[*ncand] = t->nsol == 1 ? 1.0 : guess_value(t, c, member, t->nsol, living, t->ncov, -1.0);
+        (*ncand)++;
+    }
+    return t->aborted ? 4 : OK;
+}
+
 /* endgame(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)
  *
  * When the view has at most `limit` solutions: the chance of winning with best play after
@@ -1265,36 +1299,7 @@ static PyObject *endgame_py(PyObject *self, PyObject *args)
         if (status == OK && t.ncov > room) status = TOO_WIDE;
         if (status == OK) {
             nsol = t.nsol;
-            t.words = (t.nsol + 63) / 64;
-            t.memo_size = 1024;
-            while (t.memo_size < (size_t)budget / 16 && t.memo_size < (1u << 18)) t.memo_size *= 2;
-            t.memo_keys = malloc(t.memo_size * t.words * 8);
-            t.memo_val = malloc(t.memo_size * sizeof(double));
-            t.memo_used = calloc(t.memo_size, 1);
-            t.arena_size = (size_t)(t.ncov + 4) * (t.words + t.ncov + t.nsol) * 4 + 4096;
-            t.arena = malloc(t.arena_size * 8);
-            t.budget = budget;
-            if (!t.memo_keys || !t.memo_val || !t.memo_used || !t.arena) status = NO_MEMORY;
-        }
-        if (status == OK) {
-            uint64_t *all = take(&t, t.words);
-            int32_t *member = (int32_t *)take(&t, (t.nsol + 1) / 2 + 1);
-            int32_t *living = (int32_t *)take(&t, (t.ncov + 1) / 2 + 1);
-            memset(all, 0, t.words * 8);
-            for (int32_t s = 0; s < t.nsol; s++) { all[s >> 6] |= 1ull << (s & 63); member[s] = s; }
-            for (int32_t c = 0; c < t.ncov; c++) living[c] = c;
-            int64_t *out_cells = cells.buf;
-            double *out_values = values.buf;
-            for (int32_t c = 0; c < t.ncov && !t.aborted; c++) {
-                const uint8_t *val = t.val + (size_t)c * t.nsol;
-                int mines = 0;
-                for (int32_t s = 0; s < t.nsol; s++) mines += val[s] == MINE_VALUE;
-                if (mines == t.nsol) continue;
-                out_cells[ncand] = t.cell[c];
-                out_values[ncand] = t.nsol == 1 ? 1.0 : guess_value(&t, c, member, t.nsol, living, t.ncov, -1.0);
-                ncand++;
-            }
-            if (t.aborted) status = 4;
+            status = search_tree(&t, budget, cells.buf, values.buf, &ncand);
         }
         tree_free(&t);
         if (status == NO_MEMORY) PyErr_NoMemory();
@@ -1558,38 +1563,7 @@ static PyObject *isolated_py(PyObject *self, PyObject *args)
             }
         }
     }
-    if (status == OK) {
-        t.words = (t.nsol + 63) / 64;
-        t.memo_size = 1024;
-        while (t.memo_size < (size_t)budget / 16 && t.memo_size < (1u << 18)) t.memo_size *= 2;
-        t.memo_keys = malloc(t.memo_size * t.words * 8);
-        t.memo_val = malloc(t.memo_size * sizeof(double));
-        t.memo_used = calloc(t.memo_size, 1);
-        t.arena_size = (size_t)(t.ncov + 4) * (t.words + t.ncov + t.nsol) * 4 + 4096;
-        t.arena = malloc(t.arena_size * 8);
-        t.budget = budget;
-        if (!t.memo_keys || !t.memo_val || !t.memo_used || !t.arena) status = NO_MEMORY;
-    }
-    if (status == OK) {
-        uint64_t *all = take(&t, t.words);
-        int32_t *member = (int32_t *)take(&t, (t.nsol + 1) / 2 + 1);
-        int32_t *living = (int32_t *)take(&t, (t.ncov + 1) / 2 + 1);
-        memset(all, 0, t.words * 8);
-        for (int32_t s = 0; s < t.nsol; s++) { all[s >> 6] |= 1ull << (s & 63); member[s] = s; }
-        for (int32_t c = 0; c < t.ncov; c++) living[c] = c;
-        int64_t *out_cells = cells.buf;
-        double *out_values = values.buf;
-        for (int32_t c = 0; c < t.ncov && !t.aborted; c++) {
-            const uint8_t *val = t.val + (size_t)c * t.nsol;
-            int mines = 0;
-            for (int32_t s = 0; s < t.nsol; s++) mines += val[s] == MINE_VALUE;
-            if (mines == t.nsol) continue;
-            out_cells[ncand] = t.cell[c];
-            out_values[ncand] = guess_value(&t, c, member, t.nsol, living, t.ncov, -1.0);
-            ncand++;
-        }
-        if (t.aborted) status = 4;
-    }
+    if (status == OK) status = search_tree(&t, budget, cells.buf, values.buf, &ncand);
     free(parent); free(region); free(index); free(start); free(order); free(excluded);
     free(l.value); free(l.need); free(l.room); free(l.sols);
     tree_free(&t);
