@@ -52,9 +52,13 @@ class BestGame:
 
 def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> BestGame:
     """Deduce and guess from the view until the game is won or lost; fills in `record`."""
-    grid, moves, state = game.tables.grid, record.moves, game.state
+    grid, moves, state, number = game.tables.grid, record.moves, game.state, game.tables.number
+    # One view for the whole game: it shares the game's state, and its numbers are kept up to date
+    # from each reveal's cleared cells (this loop is the only writer), not rebuilt for every move.
+    view = game.view()
+    shown = view.shown
     while game.safe_left:
-        decision = decide(game.view(), rng)
+        decision = decide(view, rng)
         for index in decision.mines:
             state[index] = FLAGGED
         if decision.safe:
@@ -62,8 +66,11 @@ def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> Bes
                 if state[index] == COVERED:  # an earlier one's cascade may have opened it
                     if moves is not None:
                         moves.append(Move("safe", grid.cell(index)))
-                    if game.reveal(index) is None:  # pragma: no cover - certain cells are safe
+                    cleared = game.reveal(index)
+                    if cleared is None:  # pragma: no cover - certain cells are safe
                         raise InternalError("the best player revealed a mine it deduced safe")
+                    for other in cleared:
+                        shown[other] = number[other]
             continue
         guess = decision.guess
         if guess is None:  # pragma: no cover - a consistent view with covered cells has a guess
@@ -72,8 +79,11 @@ def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> Bes
         record.risk += 1 - float(guess.safety)
         if moves is not None:
             moves.append(Move("guess", grid.cell(guess.cell), float(guess.safety)))
-        if game.reveal(guess.cell) is None:
+        cleared = game.reveal(guess.cell)
+        if cleared is None:
             break
+        for other in cleared:
+            shown[other] = number[other]
     record.won = game.won
     record.covered = game.safe_left
     record.cleared += game.cleared
