@@ -64,6 +64,7 @@ def test_an_error_caused_by_ctrl_c_is_an_interruption(runner, monkeypatch):
     assert result.exit_code == 130 and result.stderr == "cpsolve: interrupted\n"
 
 
+@pytest.mark.slow  # a real CP-SAT search in a child process
 def test_ctrl_c_in_a_cp_sat_search_is_an_interruption_not_a_time_limit(tmp_path):
     """CP-SAT would catch SIGINT and end the search as if the time had run out (exit 3, "time limit");
     cpsolve stops the search itself and says it was interrupted (exit 130), at once."""
@@ -171,6 +172,7 @@ def test_ctrl_c_inside_typer_building_a_command_is_130_not_a_kill_by_sigint():
     assert (done.returncode, done.stderr, done.stdout) == (130, "cpsolve: interrupted\n", "")
 
 
+@pytest.mark.slow  # dozens of child processes, each interrupted at another moment
 def test_ctrl_c_at_any_moment_of_start_up():
     """A real SIGINT at moments spread over the start-up: 130 and one line once cpsolve's code runs; before that
     (Python itself starting) Python's own ending, with nothing of cpsolve's in it."""

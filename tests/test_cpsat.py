@@ -223,7 +223,8 @@ def test_cli_click_and_template(runner, examples, tmp_path):
 
 
 @pytest.mark.parametrize("phases", [PHASES, NO_PHASES], ids=["all phases", "model alone"])
-@pytest.mark.parametrize("rows", range(1, 8))
+# 5 to 7 rows take seconds each: in the full run only
+@pytest.mark.parametrize("rows", [*range(1, 5), *(pytest.param(n, marks=pytest.mark.slow) for n in range(5, 8))])
 def test_greedy_rule_equals_pure_model_up_to_7x7(rows, phases):
     """Beyond brute force's 4x4: the greedy rule against --dominance none, every C <= 7 and M."""
     for cols in range(1, 8):

@@ -109,6 +109,7 @@ def test_subset_player_matches_brute_force_from_each_click_on_larger_boards(comp
         assert end.cleared == len(cleared) and end.flagged == len(flagged)
 
 
+@pytest.mark.slow  # every board of every small size, against brute force: seconds per engine
 @pytest.mark.parametrize("use_total", [True, False])
 def test_perfect_player_matches_brute_force(compiled, engine, use_total):
     rng = np.random.default_rng(12 + use_total)
@@ -146,6 +147,7 @@ def test_players_are_ordered_on_every_board(compiled):
         assert answers == sorted(answers, reverse=True), (rows, answers)
 
 
+@pytest.mark.slow
 def test_perfect_player_from_the_centre_on_larger_boards(compiled):
     """4x4 and 5x5 boards with an opening at the centre: cpsolve.deduce against full enumeration."""
     from bruteforce_players import _placements, parse
