@@ -91,6 +91,7 @@ def check_template(template):
     return checked
 
 
+@pytest.mark.slow  # seconds on the corridor templates
 @pytest.mark.parametrize("template", CORRIDORS)
 def test_rules_on_corridors(template):
     assert check_template(template) > 0

@@ -355,6 +355,7 @@ def test_time_limit_covers_the_reading(runner, tmp_path, monkeypatch):
     assert result.exit_code == 3 and result.stdout.strip() == f"{path}: 3x3, 2 mines: unknown (time limit reached)"
 
 
+@pytest.mark.slow  # runs steps against their time limits
 def test_long_steps_read_the_clock(monkeypatch):
     """Building the CP-SAT model and reducing the position stop at a deadline already past."""
     import time as time_module

@@ -340,6 +340,7 @@ MUTATIONS = st.lists(
 )
 
 
+@pytest.mark.slow  # hundreds of damaged stores
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(mutations=MUTATIONS, cut=st.one_of(st.none(), st.integers(min_value=0)))
 def test_report_on_mutated_bytes_is_an_answer_or_one_line(runner, real_store, tmp_path, mutations, cut):

@@ -416,6 +416,7 @@ def test_the_game_replays_flags_chords_and_undo_as_the_session_does(client):
 SLOW = {"rows": 30, "cols": 30, "mines": 400, "player": "casual", "time_limit": 3}  # no board qualifies: 3 s of draws
 
 
+@pytest.mark.slow  # waits out a slow request
 def test_a_slow_request_blocks_neither_the_pages_nor_the_health_check(client):
     answers = {}
     slow = threading.Thread(target=lambda: answers.update(slow=client.post("/api/generate", json=SLOW)))
@@ -429,6 +430,7 @@ def test_a_slow_request_blocks_neither_the_pages_nor_the_health_check(client):
     assert response.status_code == 504 and "not found in 3 s" in response.json()["error"]
 
 
+@pytest.mark.slow  # waits out slow requests that fill the pool
 def test_a_full_pool_refuses_at_once_with_503():
     with TestClient(create_app(workers=1, queue=1, time_limit=10)) as small:
         answers = {}
