@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from cpsolve.cli import app
+from cpsolve.deduce import engine
 from cpsolve.generate import GameSettings, draw_board
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -237,6 +238,10 @@ def test_stats_best_refuses_no_total(runner):
     assert result.exit_code == 2 and "always knows the total" in result.stderr
 
 
+@pytest.mark.skipif(
+    not engine.compiled(),
+    reason="the Python engine searches isolated regions of at most 16 covered cells (stated on the win-rates page)",
+)
 def test_hint_says_when_an_isolated_region_decides(runner):
     path = str(EXAMPLES / "best" / "isolated_region.txt")
     text = runner.invoke(app, ["hint", path])
