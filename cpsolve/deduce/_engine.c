@@ -1265,6 +1265,45 @@ static int search_tree(Tree *t, long long budget, int64_t *out_cells, double *ou
     return t->aborted ? 4 : OK;
 }
 
+/* The arguments endgame and isolated share: (state, shown, offsets, total, limit, budget, cells_out,
+ * values_out), read and checked once. `room` is how many candidates the two outputs hold. */
+typedef struct {
+    Views v;
+    Py_buffer cells, values;
+    int total, limit;
+    long long budget;
+    Py_ssize_t room;
+} TreeCall;
+
+/* Read a tree search's arguments; on failure the error is set, nothing is held, and -1 returned. */
+static int tree_call_open(PyObject *args, const char *name, TreeCall *c)
+{
+    PyObject *state_obj, *shown_obj, *offsets_obj, *cells_obj, *values_obj;
+    if (!PyArg_ParseTuple(args, "OOOiiLOO", &state_obj, &shown_obj, &offsets_obj, &c->total, &c->limit, &c->budget,
+                          &cells_obj, &values_obj))
+        return -1;
+    if (get_view(state_obj, shown_obj, offsets_obj, &c->v, name) < 0) return -1;
+    if (get_buffer(cells_obj, &c->cells, 1, 8, "cells_out") < 0) { release(&c->v); return -1; }
+    if (get_buffer(values_obj, &c->values, 1, 8, "values_out") < 0) {
+        PyBuffer_Release(&c->cells); release(&c->v);
+        return -1;
+    }
+    if (c->limit < 1 || c->limit > 1 << 16 || c->budget < 1) {
+        PyErr_Format(PyExc_ValueError, "%s: limit must be from 1 to 65536 and budget positive", name);
+        PyBuffer_Release(&c->cells); PyBuffer_Release(&c->values); release(&c->v);
+        return -1;
+    }
+    c->room = c->cells.len / 8 < c->values.len / 8 ? c->cells.len / 8 : c->values.len / 8;
+    return 0;
+}
+
+static void tree_call_close(TreeCall *c)
+{
+    PyBuffer_Release(&c->cells);
+    PyBuffer_Release(&c->values);
+    release(&c->v);
+}
+
 /* endgame(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)
  *
  * When the view has at most `limit` solutions: the chance of winning with best play after
@@ -1272,43 +1311,25 @@ static int search_tree(Tree *t, long long budget, int64_t *out_cells, double *ou
  * status 0 done, 1 no solution, 2 more than `limit` solutions, 4 the search's budget ran out. */
 static PyObject *endgame_py(PyObject *self, PyObject *args)
 {
-    PyObject *state_obj, *shown_obj, *offsets_obj, *cells_obj, *values_obj;
-    int total, limit;
-    long long budget;
-    if (!PyArg_ParseTuple(args, "OOOiiLOO", &state_obj, &shown_obj, &offsets_obj, &total, &limit, &budget, &cells_obj,
-                          &values_obj))
-        return NULL;
-    Views v;
-    if (get_view(state_obj, shown_obj, offsets_obj, &v, "endgame") < 0) return NULL;
-    Py_buffer cells, values;
-    if (get_buffer(cells_obj, &cells, 1, 8, "cells_out") < 0) { release(&v); return NULL; }
-    if (get_buffer(values_obj, &values, 1, 8, "values_out") < 0) { PyBuffer_Release(&cells); release(&v); return NULL; }
-    PyObject *result = NULL;
-    Py_ssize_t size = v.state.len;
-    const uint8_t *state = v.state.buf;
-    Py_ssize_t room = cells.len / 8 < values.len / 8 ? cells.len / 8 : values.len / 8;
-    if (limit < 1 || limit > 1 << 16 || budget < 1) {
-        PyErr_SetString(PyExc_ValueError, "endgame: limit must be from 1 to 65536 and budget positive");
-    } else {
-        Run run;
-        int status = engine(state, v.shown.buf, v.offsets.buf, size, total, NAN, &run);
-        Tree t = {0};
-        int ncand = 0, nsol = 0;
-        if (status == OK && run.log_ref + log(run.count) > log(limit + 0.5)) status = TOO_WIDE;
-        if (status == OK) status = enumerate(&t, &run, state, v.offsets.buf, size, total, limit);
-        if (status == OK && t.ncov > room) status = TOO_WIDE;
-        if (status == OK) {
-            nsol = t.nsol;
-            status = search_tree(&t, budget, cells.buf, values.buf, &ncand);
-        }
-        tree_free(&t);
-        if (status == NO_MEMORY) PyErr_NoMemory();
-        else result = Py_BuildValue("iii", status, ncand, nsol);
+    TreeCall c;
+    if (tree_call_open(args, "endgame", &c) < 0) return NULL;
+    Py_ssize_t size = c.v.state.len;
+    const uint8_t *state = c.v.state.buf;
+    Run run;
+    int status = engine(state, c.v.shown.buf, c.v.offsets.buf, size, c.total, NAN, &run);
+    Tree t = {0};
+    int ncand = 0, nsol = 0;
+    if (status == OK && run.log_ref + log(run.count) > log(c.limit + 0.5)) status = TOO_WIDE;
+    if (status == OK) status = enumerate(&t, &run, state, c.v.offsets.buf, size, c.total, c.limit);
+    if (status == OK && t.ncov > c.room) status = TOO_WIDE;
+    if (status == OK) {
+        nsol = t.nsol;
+        status = search_tree(&t, c.budget, c.cells.buf, c.values.buf, &ncand);
     }
-    PyBuffer_Release(&cells);
-    PyBuffer_Release(&values);
-    release(&v);
-    return result;
+    tree_free(&t);
+    tree_call_close(&c);
+    if (status == NO_MEMORY) return PyErr_NoMemory();
+    return Py_BuildValue("iii", status, ncand, nsol);
 }
 
 
@@ -1435,27 +1456,15 @@ static int region_mines(const Lister *l)
  * 2 no region qualifies, 4 the search's budget ran out. */
 static PyObject *isolated_py(PyObject *self, PyObject *args)
 {
-    PyObject *state_obj, *shown_obj, *offsets_obj, *cells_obj, *values_obj;
-    int total, limit;
-    long long budget;
-    if (!PyArg_ParseTuple(args, "OOOiiLOO", &state_obj, &shown_obj, &offsets_obj, &total, &limit, &budget, &cells_obj,
-                          &values_obj))
-        return NULL;
-    Views v;
-    if (get_view(state_obj, shown_obj, offsets_obj, &v, "isolated") < 0) return NULL;
-    Py_buffer cells, values;
-    if (get_buffer(cells_obj, &cells, 1, 8, "cells_out") < 0) { release(&v); return NULL; }
-    if (get_buffer(values_obj, &values, 1, 8, "values_out") < 0) { PyBuffer_Release(&cells); release(&v); return NULL; }
-    if (limit < 1 || limit > 1 << 16 || budget < 1) {
-        PyErr_SetString(PyExc_ValueError, "isolated: limit must be from 1 to 65536 and budget positive");
-        PyBuffer_Release(&cells); PyBuffer_Release(&values); release(&v);
-        return NULL;
-    }
-    Py_ssize_t size = v.state.len, room = cells.len / 8 < values.len / 8 ? cells.len / 8 : values.len / 8;
-    const uint8_t *state = v.state.buf;
-    const int64_t *off = v.offsets.buf;
+    TreeCall c;
+    if (tree_call_open(args, "isolated", &c) < 0) return NULL;
+    int total = c.total, limit = c.limit;
+    long long budget = c.budget;
+    Py_ssize_t size = c.v.state.len, room = c.room;
+    const uint8_t *state = c.v.state.buf;
+    const int64_t *off = c.v.offsets.buf;
     Run run;
-    int status = engine(state, v.shown.buf, off, size, total, NAN, &run);
+    int status = engine(state, c.v.shown.buf, off, size, total, NAN, &run);
     int32_t *parent = NULL, *region = NULL, *start = NULL, *order = NULL, *index = NULL;
     uint8_t *excluded = NULL;  /* per region: not a candidate */
     Lister l = {0};
@@ -1563,13 +1572,11 @@ static PyObject *isolated_py(PyObject *self, PyObject *args)
             }
         }
     }
-    if (status == OK) status = search_tree(&t, budget, cells.buf, values.buf, &ncand);
+    if (status == OK) status = search_tree(&t, budget, c.cells.buf, c.values.buf, &ncand);
     free(parent); free(region); free(index); free(start); free(order); free(excluded);
     free(l.value); free(l.need); free(l.room); free(l.sols);
     tree_free(&t);
-    PyBuffer_Release(&cells);
-    PyBuffer_Release(&values);
-    release(&v);
+    tree_call_close(&c);
     if (status == NO_MEMORY) return PyErr_NoMemory();
     if (status != OK) ncand = 0;
     return Py_BuildValue("iii", status, ncand, status == OK || status == 4 ? nsol : 0);
