@@ -274,9 +274,7 @@ def test_advice_on_a_contradiction_names_the_conflict():
 
 def test_without_the_compiled_engine_the_python_one_plays_honest_games(monkeypatch):
     """The fallback where the extension was not built: exact counting in Python, the same checks."""
-    from cpsolve.deduce import engine as best_engine
-
-    monkeypatch.setattr(best_engine, "_compiled", None)
+    monkeypatch.setattr(engine, "_compiled", None)
     settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
     guesses = 0
     for k in range(8):

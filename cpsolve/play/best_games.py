@@ -57,6 +57,16 @@ def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> Bes
     # from each reveal's cleared cells (this loop is the only writer), not rebuilt for every move.
     view = game.view()
     shown = view.shown
+
+    def reveal(index: int) -> bool:
+        """Open a cell and copy the numbers it clears into the view; False when it was a mine."""
+        cleared = game.reveal(index)
+        if cleared is None:
+            return False
+        for other in cleared:
+            shown[other] = number[other]
+        return True
+
     while game.safe_left:
         decision = decide(view, rng)
         for index in decision.mines:
@@ -66,11 +76,8 @@ def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> Bes
                 if state[index] == COVERED:  # an earlier one's cascade may have opened it
                     if moves is not None:
                         moves.append(Move("safe", grid.cell(index)))
-                    cleared = game.reveal(index)
-                    if cleared is None:  # pragma: no cover - certain cells are safe
+                    if not reveal(index):  # pragma: no cover - certain cells are safe
                         raise InternalError("the best player revealed a mine it deduced safe")
-                    for other in cleared:
-                        shown[other] = number[other]
             continue
         guess = decision.guess
         if guess is None:  # pragma: no cover - a consistent view with covered cells has a guess
@@ -79,11 +86,8 @@ def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> Bes
         record.risk += 1 - float(guess.safety)
         if moves is not None:
             moves.append(Move("guess", grid.cell(guess.cell), float(guess.safety)))
-        cleared = game.reveal(guess.cell)
-        if cleared is None:
+        if not reveal(guess.cell):
             break
-        for other in cleared:
-            shown[other] = number[other]
     record.won = game.won
     record.covered = game.safe_left
     record.cleared += game.cleared
