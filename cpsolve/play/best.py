@@ -72,6 +72,9 @@ __all__ = [
 
 #: Frontier cells whose safety is at least this share of the safest cell's are looked ahead from.
 CANDIDATE_RATIO = 0.8
+#: Floating cells are looked ahead from when their safety is at least this share of the safest's
+#: (DavidNHill's solvers: 0.95).
+FLOATING_RATIO = 0.8
 #: At most this many frontier candidates (the safest).
 FRONTIER_CANDIDATES = 20
 #: At most this many floating candidates (one or two per shape of neighbourhood).
@@ -103,6 +106,12 @@ TIE_BREAK = True
 #: (off: on 20,000 paired games it changed 9 games, 7 of them to a loss).
 DOMINANCE = False
 DOMINANCE_MARGIN = 0.001
+#: The next position's safety counts its living cells only: a dead cell (it can show one number
+#: only) teaches nothing, so the guess after it would come anyway (DavidNHill's solvers).
+LIVING_NEXT = False
+#: Take instead of the look-ahead's pick the cell that is the single safest after every number the
+#: pick may show, when it is a candidate and safer now (DavidNHill's "dominating tile").
+SAFEST_FOLLOW = False
 #: A mine that would leave a 2-cell 50/50 behind costs about half anyway: this share of a cell's
 #: chance of being such a mine counts as safety when scoring it (0 turns the idea off).
 FIFTY_FIFTY_SCALE = 0.9
@@ -112,6 +121,13 @@ LOOK_AHEAD = True
 AVOID_DEAD = True
 #: Scores within this (relative) of each other are a tie, broken by the generator.
 TIE = 1e-9
+#: A candidate's look-ahead score is raised by this share of its progress (the chance of a certain
+#: move next), as DavidNHill's solvers blend it (0.001 there; 0: progress breaks exact ties only).
+PROGRESS_WEIGHT = 0.0
+#: Candidates in a small space (fewer covered cells than this, joined through neighbours and
+#: through a shown number they share) wait while a candidate in a larger space exists: the mine
+#: count tells more about a small pocket later (DavidNHill's SpaceCounter, 8; 0: off).
+SPACE_THRESHOLD = 0
 
 #: Why a guess was chosen (Advice.reason), in words for the hint.
 REASONS = {
@@ -122,6 +138,7 @@ REASONS = {
     "isolated": "isolated region: exact game-tree search of a part of the board that plays alone",
     "lookahead": "the best chance of surviving this click and the next",
     "dominant": "safe whenever the look-ahead's choice is safe, and safer: taken instead",
+    "follow": "the safest cell after every number the look-ahead's choice may show, and safer now: taken first",
     "deep": "depth-3 search: the best chance to survive this and the next two guesses",
     "safest": "the safest cell (the time limit left no room to look ahead)",
     "no_solution": "no placement of mines fits what is shown",
@@ -305,7 +322,7 @@ def _candidates(
     front = front[np.argsort(-safety[front], kind="stable")][:FRONTIER_CANDIDATES]
     floating = np.flatnonzero(covered & ~near_clue)
     chosen = front.tolist()
-    if len(floating) and safety[floating[0]] >= best * CANDIDATE_RATIO:
+    if len(floating) and safety[floating[0]] >= best * FLOATING_RATIO:
         # a shape: how many covered neighbours (fewer: likelier to open), and whether it is next
         # to the frontier (its number would join a component)
         room = _around(covered, view.offsets)[floating]
@@ -325,6 +342,46 @@ def _candidates(
     taken = set(chosen)
     chosen += [c for c in sorted(influence) if c not in taken and safety[c] + influence[c] >= best * CANDIDATE_RATIO]
     return np.array(chosen, dtype=np.int64)
+
+
+def _large_space(view: View, state: np.ndarray, cells: list[int]) -> list[bool]:
+    """For each cell, whether its space holds at least SPACE_THRESHOLD covered cells: covered cells
+    joined when they are neighbours or next to the same shown number (a search from each cell that
+    stops at the threshold, sharing what earlier searches found)."""
+    steps = view.offsets.tolist()
+    known: dict[int, bool] = {}
+    out = []
+    for start in cells:
+        if start in known:
+            out.append(known[start])
+            continue
+        seen, queue, large, index = {start}, [start], False, 0
+        while index < len(queue) and not large:
+            cell = queue[index]
+            index += 1
+            for s in steps:
+                near = cell + s
+                if state[near] == COVERED:
+                    reach = [near]
+                elif state[near] == CLEARED:
+                    reach = [near + t for t in steps if state[near + t] == COVERED]
+                else:
+                    continue
+                for other in reach:
+                    if other in seen:
+                        continue
+                    if known.get(other):
+                        large = True
+                        break
+                    seen.add(other)
+                    queue.append(other)
+                if large:
+                    break
+            if len(seen) >= SPACE_THRESHOLD:
+                large = True
+        known.update(dict.fromkeys(seen, large))  # a search that ended below the threshold saw all its space
+        out.append(large)
+    return out
 
 
 def _pick(rng: np.random.Generator, cells: list[int], scores: list[float], *then: list[float]) -> int:
@@ -392,8 +449,12 @@ def _lookahead(
     view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator, influence: dict[int, float]
 ) -> Decision:
     cells = _candidates(view, state, safety, rng, influence)
+    if SPACE_THRESHOLD:  # candidates in small pockets wait while others exist
+        large = _large_space(view, state, cells.tolist())
+        if any(large) and not all(large):
+            cells = cells[np.array(large)]
     out = np.zeros(len(cells) * 9 * engine.FIELDS)
-    status = engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, out)
+    status = engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, out, LIVING_NEXT)
     if status != engine.OK:  # pragma: no cover - the view was consistent a moment ago
         raise RuntimeError(f"look-ahead failed with status {status}")
     table = out.reshape(len(cells), 9, engine.FIELDS)
@@ -407,6 +468,8 @@ def _lookahead(
         boost = np.array([FIFTY_FIFTY_SCALE * influence.get(c, 0.0) / safety[c] for c in cells.tolist()])
         survival = survival * (1 + boost)
     progress = (chance * (clears > 0)).sum(axis=1)
+    if PROGRESS_WEIGHT:
+        survival = survival * (1 + PROGRESS_WEIGHT * progress)
     flags = _around(state == FLAGGED, view.offsets)[cells]
     opening = chance[np.arange(len(cells)), flags]
     dead = (chance > 0).sum(axis=1) <= 1
@@ -433,6 +496,14 @@ def _lookahead(
         measures.insert(0, [_scored(c.deep) for c in living])
     index = _pick(rng, [c.cell for c in living], *measures)
     guess = living[index]
+    if SAFEST_FOLLOW:
+        row = int(np.flatnonzero(cells == guess.cell)[0])
+        outcomes = table[row, :, 4][chance[row] > 0]
+        follow = int(outcomes[0]) if len(outcomes) and (outcomes == outcomes[0]).all() else -1
+        better = next((c for c in living if c.cell == follow), None)
+        if better is not None and better.safety > guess.safety * (1 + 1e-9):
+            found = [next((d for d in living if d.cell == c.cell), c) for c in found]
+            return Decision((), (), better, "follow", _guess_first(better, [guess, *found]))
     if DOMINANCE:
         switch = _dominant(view, guess.cell, safety)
         if switch is not None:
