@@ -702,50 +702,39 @@ static void cell_weights(const uint8_t *state, ptrdiff_t size, const Run *run, d
 }
 
 /* What a look-ahead needs of a position: the safest covered cell's safety, the next safest's,
- * how many covered cells are certainly safe, and where the safest cell is when it is the only one
- * that safe (`single`: its box, SINGLE_FLOATING for the one floating cell, SINGLE_NONE when two or
- * more cells share the best safety, within a relative 1e-9). */
-typedef struct { double best, second; int32_t clears, single; } Summary;
+ * how many covered cells are certainly safe, and the safest and next safest of the cells that are
+ * not certainly safe (`ubest`, `usecond`: what the guess after the certain moves starts from). */
+typedef struct { double best, second; int32_t clears; double ubest, usecond; } Summary;
 
-#define SINGLE_NONE (-1)
-#define SINGLE_FLOATING (-2)
+/* Add a safety shared by `size` cells to a best / second pair. */
+static void rank_in(double *best, double *second, double safety, int size)
+{
+    if (safety > *best) {
+        *second = *best;
+        *best = safety;
+        if (size > 1) *second = safety;
+    }
+    else if (safety > *second) *second = safety;
+}
 
 static Summary summarise(const Run *run)
 {
     Work *w = &W;
-    Summary out = {0.0, 0.0, 0, SINGLE_NONE};
+    Summary out = {0.0, 0.0, 0, 0.0, 0.0};
     for (int32_t b = 0; b < run->nbox; b++) {
         double safety = w->b_safe[b] / run->count;
         int size = w->b_size[b];
         if (w->b_mine[b] == 0.0) { out.clears += size; safety = 1.0; }
-        if (safety > out.best) {
-            out.second = out.best; out.best = safety; out.single = b;
-            if (size > 1) out.second = safety;
-        }
-        else if (safety > out.second) out.second = safety;
+        else rank_in(&out.ubest, &out.usecond, safety, size);
+        rank_in(&out.best, &out.second, safety, size);
     }
     if (run->floating) {
         double safety = run->float_mine == 0.0 ? 1.0 : run->float_safe / run->count;
         if (run->float_mine == 0.0) out.clears += run->floating;
-        if (safety > out.best) {
-            out.second = out.best; out.best = safety; out.single = SINGLE_FLOATING;
-            if (run->floating > 1) out.second = safety;
-        }
-        else if (safety > out.second) out.second = safety;
+        else rank_in(&out.ubest, &out.usecond, safety, run->floating);
+        rank_in(&out.best, &out.second, safety, run->floating);
     }
-    if (!(out.best > out.second * (1 + 1e-9))) out.single = SINGLE_NONE;
     return out;
-}
-
-/* The flat index of the summary's single safest cell, or -1 (the run's tables still in W). */
-static int64_t single_cell(const Summary *sum, const uint8_t *state, ptrdiff_t size)
-{
-    Work *w = &W;
-    if (sum->single >= 0) return w->b_cells[8 * (size_t)sum->single];
-    if (sum->single == SINGLE_FLOATING)
-        for (ptrdiff_t i = 0; i < size; i++)
-            if (state[i] == COVERED && w->box_of[i] < 0) return i;
-    return -1;
 }
 
 
@@ -994,15 +983,15 @@ static int living_summary(uint8_t *st, uint8_t *sh, const int64_t *off, ptrdiff_
     return OK;
 }
 
-#define LOOK_FIELDS 5  /* per candidate and number: probability, best safety, second safety, clears, single */
+#define LOOK_FIELDS 6  /* per candidate and number: chance, best, second, clears, best and second uncertain */
 
 /* lookahead(state, shown, offsets, total, candidates, out[, living]) -> status
  *
- * For each candidate cell (covered) and each number n it might show (0-8): out[(c * 9 + n) * 4 + ...]
+ * For each candidate cell (covered) and each number n it might show (0-8): out[(c * 9 + n) * 6 + ...]
  * = the probability that it is safe and shows n, then in the position where it does: the safest
  * covered cell's safety (1 when a cell is certainly safe), the next safest's, the number of
- * certainly safe cells, and the safest cell when no other is as safe (its flat index; -1 when two
- * or more are). Numbers it cannot show get probability 0. With `living`, the safest and next
+ * certainly safe cells, and the safest and next safest safety of the cells not certainly safe.
+ * Numbers it cannot show get probability 0. With `living`, the safest and next
  * safest are of the living cells only (living_summary; every cell's when all are dead). */
 static PyObject *lookahead_py(PyObject *self, PyObject *args)
 {
@@ -1059,7 +1048,8 @@ static PyObject *lookahead_py(PyObject *self, PyObject *args)
                 Summary sum = summarise(&run);
                 slot[0] = run.count / base.count;
                 slot[3] = sum.clears;
-                slot[4] = (double)single_cell(&sum, st, size);
+                slot[4] = sum.ubest;
+                slot[5] = sum.usecond;
                 if (living) {  /* last: its tries overwrite the run's tables in W */
                     int got2 = living_summary(st, sh, off, size, total, &run, &sum.best, &sum.second);
                     if (got2 != OK) { status = got2; break; }
@@ -1959,8 +1949,8 @@ static PyMethodDef methods[] = {
     {"lookahead", lookahead_py, METH_VARARGS,
      "lookahead(state, shown, offsets, total, candidates, out[, living]) -> status\n\n"
      "For each candidate and number n: the chance it is safe and shows n, and the next position's\n"
-     "best and second safety (of its living cells with living), certain clears and single safest cell\n"
-     "(out[(c * 9 + n) * 5 + field])."},
+     "best and second safety (of its living cells with living), certain clears, and the best and\n"
+     "second safety of its cells not certainly safe (out[(c * 9 + n) * 6 + field])."},
     {"endgame", endgame_py, METH_VARARGS,
      "endgame(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)\n\n"
      "With at most limit solutions: each uncertain cell's chance of winning when guessed now and played\n"

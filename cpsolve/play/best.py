@@ -75,6 +75,10 @@ CANDIDATE_RATIO = 0.8
 #: Floating cells are looked ahead from when their safety is at least this share of the safest's
 #: (DavidNHill's solvers: 0.95).
 FLOATING_RATIO = 0.8
+#: Besides one or two floating cells per shape, up to this many more floating cells next to the
+#: frontier, fewest covered neighbours first (DavidNHill's solvers look at every cell two steps from
+#: a number; 0: off).
+FLOATING_TOUCHING = 0
 #: At most this many frontier candidates (the safest).
 FRONTIER_CANDIDATES = 20
 #: At most this many floating candidates (one or two per shape of neighbourhood).
@@ -109,9 +113,10 @@ DOMINANCE_MARGIN = 0.001
 #: The next position's safety counts its living cells only: a dead cell (it can show one number
 #: only) teaches nothing, so the guess after it would come anyway (DavidNHill's solvers).
 LIVING_NEXT = False
-#: Take instead of the look-ahead's pick the cell that is the single safest after every number the
-#: pick may show, when it is a candidate and safer now (DavidNHill's "dominating tile").
-SAFEST_FOLLOW = False
+#: A next position with a certain move is worth CERTAIN_LEAF (the next click is safe) plus the rest
+#: of the way to the blend of its cells not certainly safe (where the guess after the certain
+#: moves starts from, before what they show): 1 values it as the certain click alone.
+CERTAIN_LEAF = 1.0
 #: A mine that would leave a 2-cell 50/50 behind costs about half anyway: this share of a cell's
 #: chance of being such a mine counts as safety when scoring it (0 turns the idea off).
 FIFTY_FIFTY_SCALE = 0.9
@@ -124,6 +129,9 @@ TIE = 1e-9
 #: A candidate's look-ahead score is raised by this share of its progress (the chance of a certain
 #: move next), as DavidNHill's solvers blend it (0.001 there; 0: progress breaks exact ties only).
 PROGRESS_WEIGHT = 0.0
+#: A candidate's look-ahead score is raised by this much times its chance of showing no mine around
+#: (it opens a region: many numbers at once; 0: off).
+OPENING_WEIGHT = 0.0
 #: Candidates in a small space (fewer covered cells than this, joined through neighbours and
 #: through a shown number they share) wait while a candidate in a larger space exists: the mine
 #: count tells more about a small pocket later (DavidNHill's SpaceCounter, 8; 0: off).
@@ -138,7 +146,6 @@ REASONS = {
     "isolated": "isolated region: exact game-tree search of a part of the board that plays alone",
     "lookahead": "the best chance of surviving this click and the next",
     "dominant": "safe whenever the look-ahead's choice is safe, and safer: taken instead",
-    "follow": "the safest cell after every number the look-ahead's choice may show, and safer now: taken first",
     "deep": "depth-3 search: the best chance to survive this and the next two guesses",
     "safest": "the safest cell (the time limit left no room to look ahead)",
     "no_solution": "no placement of mines fits what is shown",
@@ -339,6 +346,10 @@ def _candidates(
             picked += 1
             if picked >= FLOATING_CANDIDATES:
                 break
+        if FLOATING_TOUCHING:  # every floating cell next to the frontier: which frontier cells it sees matters
+            taken = set(chosen)
+            near = [int(floating[i]) for i in order.tolist() if touches[i] and int(floating[i]) not in taken]
+            chosen += near[:FLOATING_TOUCHING]
     taken = set(chosen)
     chosen += [c for c in sorted(influence) if c not in taken and safety[c] + influence[c] >= best * CANDIDATE_RATIO]
     return np.array(chosen, dtype=np.int64)
@@ -460,6 +471,10 @@ def _lookahead(
     table = out.reshape(len(cells), 9, engine.FIELDS)
     chance, best, second, clears = table[:, :, 0], table[:, :, 1], table[:, :, 2], table[:, :, 3]
     leaf = (1 - BLEND) * best + BLEND * second
+    if CERTAIN_LEAF < 1:  # a certain move is safe, but the guess after it is not
+        unsure = (1 - BLEND) * table[:, :, 4] + BLEND * table[:, :, 5]
+        unsure = np.where(table[:, :, 4] > 0, unsure, 1.0)  # only mines left after the certain moves: won
+        leaf = np.where(clears > 0, CERTAIN_LEAF + (1 - CERTAIN_LEAF) * unsure, leaf)
     if WON_LEAF:  # no covered cell left safe: every one is a mine, the game is won
         leaf = np.where((chance > 0) & (best == 0), 1.0, leaf)
     survival = (chance * leaf).sum(axis=1)
@@ -472,6 +487,8 @@ def _lookahead(
         survival = survival * (1 + PROGRESS_WEIGHT * progress)
     flags = _around(state == FLAGGED, view.offsets)[cells]
     opening = chance[np.arange(len(cells)), flags]
+    if OPENING_WEIGHT:  # an opening shows many numbers at once: worth more than the one certain move it counts as
+        survival = survival + OPENING_WEIGHT * opening
     dead = (chance > 0).sum(axis=1) <= 1
     found = [
         Candidate(
@@ -496,14 +513,6 @@ def _lookahead(
         measures.insert(0, [_scored(c.deep) for c in living])
     index = _pick(rng, [c.cell for c in living], *measures)
     guess = living[index]
-    if SAFEST_FOLLOW:
-        row = int(np.flatnonzero(cells == guess.cell)[0])
-        outcomes = table[row, :, 4][chance[row] > 0]
-        follow = int(outcomes[0]) if len(outcomes) and (outcomes == outcomes[0]).all() else -1
-        better = next((c for c in living if c.cell == follow), None)
-        if better is not None and better.safety > guess.safety * (1 + 1e-9):
-            found = [next((d for d in living if d.cell == c.cell), c) for c in found]
-            return Decision((), (), better, "follow", _guess_first(better, [guess, *found]))
     if DOMINANCE:
         switch = _dominant(view, guess.cell, safety)
         if switch is not None:
