@@ -702,37 +702,25 @@ static void cell_weights(const uint8_t *state, ptrdiff_t size, const Run *run, d
 }
 
 /* What a look-ahead needs of a position: the safest covered cell's safety, the next safest's,
- * how many covered cells are certainly safe, and the safest and next safest of the cells that are
- * not certainly safe (`ubest`, `usecond`: what the guess after the certain moves starts from). */
-typedef struct { double best, second; int32_t clears; double ubest, usecond; } Summary;
-
-/* Add a safety shared by `size` cells to a best / second pair. */
-static void rank_in(double *best, double *second, double safety, int size)
-{
-    if (safety > *best) {
-        *second = *best;
-        *best = safety;
-        if (size > 1) *second = safety;
-    }
-    else if (safety > *second) *second = safety;
-}
+ * and how many covered cells are certainly safe. */
+typedef struct { double best, second; int32_t clears; } Summary;
 
 static Summary summarise(const Run *run)
 {
     Work *w = &W;
-    Summary out = {0.0, 0.0, 0, 0.0, 0.0};
+    Summary out = {0.0, 0.0, 0};
     for (int32_t b = 0; b < run->nbox; b++) {
         double safety = w->b_safe[b] / run->count;
         int size = w->b_size[b];
         if (w->b_mine[b] == 0.0) { out.clears += size; safety = 1.0; }
-        else rank_in(&out.ubest, &out.usecond, safety, size);
-        rank_in(&out.best, &out.second, safety, size);
+        if (safety > out.best) { out.second = out.best; out.best = safety; if (size > 1) out.second = safety; }
+        else if (safety > out.second) out.second = safety;
     }
     if (run->floating) {
         double safety = run->float_mine == 0.0 ? 1.0 : run->float_safe / run->count;
         if (run->float_mine == 0.0) out.clears += run->floating;
-        else rank_in(&out.ubest, &out.usecond, safety, run->floating);
-        rank_in(&out.best, &out.second, safety, run->floating);
+        if (safety > out.best) { out.second = out.best; out.best = safety; if (run->floating > 1) out.second = safety; }
+        else if (safety > out.second) out.second = safety;
     }
     return out;
 }
@@ -891,7 +879,7 @@ static PyObject *weights_py(PyObject *self, PyObject *args)
 /* A covered cell of a position is *dead* when it can show one number only (revealing it teaches
  * nothing). A cell with a floating covered neighbour (next to no number) is taken as alive; any
  * other is tried: revealed with each number it may show, one engine run each, until two fit. */
-typedef struct { double safety; int32_t cell, box; uint8_t rule_alive; } LivingRank;
+typedef struct { double safety; int32_t cell; uint8_t rule_alive; } LivingRank;
 
 static int living_order(const void *a, const void *b)
 {
@@ -949,7 +937,7 @@ static int living_summary(uint8_t *st, uint8_t *sh, const int64_t *off, ptrdiff_
                 int64_t near = cell + off[k];
                 alive = st[near] == COVERED && w->box_of[near] < 0;
             }
-            list[n++] = (LivingRank){safety, cell, b, alive};
+            list[n++] = (LivingRank){safety, cell, alive};
         }
     }
     double floating = 0.0;
@@ -983,15 +971,14 @@ static int living_summary(uint8_t *st, uint8_t *sh, const int64_t *off, ptrdiff_
     return OK;
 }
 
-#define LOOK_FIELDS 6  /* per candidate and number: chance, best, second, clears, best and second uncertain */
+#define LOOK_FIELDS 4  /* per candidate and number: probability, best safety, second safety, clears */
 
 /* lookahead(state, shown, offsets, total, candidates, out[, living]) -> status
  *
- * For each candidate cell (covered) and each number n it might show (0-8): out[(c * 9 + n) * 6 + ...]
+ * For each candidate cell (covered) and each number n it might show (0-8): out[(c * 9 + n) * 4 + ...]
  * = the probability that it is safe and shows n, then in the position where it does: the safest
- * covered cell's safety (1 when a cell is certainly safe), the next safest's, the number of
- * certainly safe cells, and the safest and next safest safety of the cells not certainly safe.
- * Numbers it cannot show get probability 0. With `living`, the safest and next
+ * covered cell's safety (1 when a cell is certainly safe), the next safest's, and the number of
+ * certainly safe cells. Numbers it cannot show get probability 0. With `living`, the safest and next
  * safest are of the living cells only (living_summary; every cell's when all are dead). */
 static PyObject *lookahead_py(PyObject *self, PyObject *args)
 {
@@ -1048,8 +1035,6 @@ static PyObject *lookahead_py(PyObject *self, PyObject *args)
                 Summary sum = summarise(&run);
                 slot[0] = run.count / base.count;
                 slot[3] = sum.clears;
-                slot[4] = sum.ubest;
-                slot[5] = sum.usecond;
                 if (living) {  /* last: its tries overwrite the run's tables in W */
                     int got2 = living_summary(st, sh, off, size, total, &run, &sum.best, &sum.second);
                     if (got2 != OK) { status = got2; break; }
@@ -1949,8 +1934,8 @@ static PyMethodDef methods[] = {
     {"lookahead", lookahead_py, METH_VARARGS,
      "lookahead(state, shown, offsets, total, candidates, out[, living]) -> status\n\n"
      "For each candidate and number n: the chance it is safe and shows n, and the next position's\n"
-     "best and second safety (of its living cells with living), certain clears, and the best and\n"
-     "second safety of its cells not certainly safe (out[(c * 9 + n) * 6 + field])."},
+     "best and second safety (of its living cells, with living) and certain clears\n"
+     "(out[(c * 9 + n) * 4 + field])."},
     {"endgame", endgame_py, METH_VARARGS,
      "endgame(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)\n\n"
      "With at most limit solutions: each uncertain cell's chance of winning when guessed now and played\n"

@@ -66,9 +66,8 @@ __all__ = [
 
 #: Outcomes of the engine's functions (the same numbers as the C file's).
 OK, NO_SOLUTION, TOO_WIDE, OUT_OF_BUDGET = 0, 1, 2, 4
-#: Per candidate and number in :func:`lookahead`'s answer: chance, best safety, second safety, clears,
-#: and the best and second safety of the cells not certainly safe.
-FIELDS = 6
+#: Per candidate and number in :func:`lookahead`'s answer: chance, best safety, second safety, clears.
+FIELDS = 4
 #: What a cell shows when it is a mine, in the endgame's tables.
 MINE_VALUE = 9
 #: Nodes one flip search of :func:`backbone` may visit before it gives up (the exact engine then answers).
@@ -199,9 +198,6 @@ def lookahead_py(
             table[c, number, 1] = float(safeties[0]) if safeties else 0.0
             table[c, number, 2] = float(safeties[1]) if len(safeties) > 1 else 0.0
             table[c, number, 3] = sum(1 for w in after.mine.values() if w == 0)
-            unsure = sorted((Fraction(after.count - w, after.count) for w in after.mine.values() if w), reverse=True)
-            table[c, number, 4] = float(unsure[0]) if unsure else 0.0
-            table[c, number, 5] = float(unsure[1]) if len(unsure) > 1 else 0.0
             pair = _living_pair(state, shown, grid, total, offsets, after) if living else None
             if pair is not None:
                 table[c, number, 1], table[c, number, 2] = float(pair[0]), float(pair[1])
@@ -551,8 +547,8 @@ def lookahead(
 ) -> int:
     """For each candidate and number n (0-8): the chance it is safe and shows n, and in the
     position that follows, the best and second safety (with `living`, of the cells that can show
-    two numbers or more, or have a floating neighbour; every cell's when all are dead), the number
-    of certain clears, and the best and second safety of the cells not certainly safe.
+    two numbers or more, or have a floating neighbour; every cell's when all are dead) and the
+    number of certain clears.
 
     `out` has ``len(candidates) * 9 * FIELDS`` doubles; numbers that cannot show get chance 0.
     """
