@@ -23,29 +23,27 @@ import numpy as np
 def play(args: tuple) -> list[tuple[int, int]]:
     """Games `indices` with the second click forced to `cell` (0-based): (index, won) each."""
     rows, cols, mines, number, cell, seed, indices = args
-    from cpsolve.cell_states import ABSENT, COVERED
-    from cpsolve.deduce.view import View
     from cpsolve.generate import GameSettings, draw_board
-    from cpsolve.grid import PaddedGrid, mine_numbers
-    from cpsolve.play.best_games import BestGame, _play_on, _Table
+    from cpsolve.grid import mine_numbers
+    from cpsolve.play.best_games import BestGame, _play_on
+    from cpsolve.play.core import GameState
+    from cpsolve.play.tables import BoardTables
 
     settings = GameSettings(rows, cols, mines, "best", True, (0, 0), "safe", seed).check()
-    grid = PaddedGrid(rows, cols)
     out = []
     for k in indices:
         rng = np.random.default_rng([seed, k])
         board = draw_board(settings, rng)
         while mine_numbers(board)[0, 0] != number:
             board = draw_board(settings, rng)
-        start = grid.pad(np.full((rows, cols), COVERED, np.uint8), ABSENT)
-        view = View(grid, bytearray(start.tobytes()), bytearray(grid.size), mines)
-        table = _Table(board, np.ones((rows, cols), dtype=bool), view)
-        table.reveal(grid.index(0, 0))
-        if board[cell] or (table.safe_left and not table.reveal(grid.index(*cell))):
+        game = GameState(BoardTables.build(board, np.ones((rows, cols), dtype=bool)))
+        index = game.tables.grid.index
+        game.reveal(index(0, 0))
+        if board[cell] or (game.safe_left and game.reveal(index(*cell)) is None):
             out.append((k, 0))
             continue
-        game = _play_on(view, table, np.random.default_rng([seed, k, 1]), BestGame(False, 0, 0, 0, None))
-        out.append((k, int(game.won)))
+        record = _play_on(game, np.random.default_rng([seed, k, 1]), BestGame(False, 0, 0, 0, None))
+        out.append((k, int(record.won)))
     return out
 
 

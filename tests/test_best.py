@@ -365,3 +365,53 @@ def test_with_the_depth_3_search_on_the_hint_names_it_and_games_stay_honest(monk
         game = best_games.play_best(mines, (0, 0), np.random.default_rng([41, k, 1]), record_moves=True)
         replay_and_check(mines, game)
     assert reasons.count("deep") >= 5
+
+
+def test_the_space_of_a_cell_joins_neighbours_and_cells_that_share_a_shown_number():
+    """A pocket of three covered cells walled in by flags and shown cells is small; the open part of
+    the board, reached across a shown number, is large."""
+    from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
+    from cpsolve.deduce.view import View
+
+    rows, cols = 4, 8
+    grid_state = np.full((rows, cols), COVERED, dtype=np.uint8)
+    grid_state[:, 3] = FLAGGED  # a wall of flags: the three columns on the left meet the rest nowhere
+    grid_state[0, 0:3] = CLEARED
+    grid_state[1:, 0:2] = CLEARED  # left: a pocket of three covered cells, (1,2), (2,2), (3,2)
+    grid_state[0, 4] = CLEARED  # right: one shown cell, covered all round it
+    position = Position(
+        rows,
+        cols,
+        {(r, c): 0 for r in range(rows) for c in range(cols) if grid_state[r, c] == CLEARED},
+        frozenset((r, c) for r in range(rows) for c in range(cols) if grid_state[r, c] == FLAGGED),
+        frozenset((r, c) for r in range(rows) for c in range(cols) if grid_state[r, c] == COVERED),
+    )
+    view = View.from_position(position)
+    state = np.frombuffer(bytes(view.state), dtype=np.uint8)
+    cells = [view.grid.index(1, 2), view.grid.index(3, 2), view.grid.index(1, 5), view.grid.index(3, 7)]
+    for threshold, expected in ((3, [True, True, True, True]), (4, [False, False, True, True])):
+        best.SPACE_THRESHOLD, before = threshold, best.SPACE_THRESHOLD
+        try:
+            assert best._large_space(view, state, cells) == expected
+        finally:
+            best.SPACE_THRESHOLD = before
+
+
+@pytest.mark.parametrize(
+    "switch,value",
+    [("LIVING_NEXT", True), ("PROGRESS_WEIGHT", 0.001), ("SPACE_THRESHOLD", 8), ("FLOATING_RATIO", 0.95)],
+)
+def test_with_a_measured_switch_on_every_move_stays_certain_or_an_exactly_weighed_guess(switch, value, monkeypatch):
+    """The switches measured and left off still play honest games: certain moves certain, every
+    guess with its exact chance (the exact searches off, so the look-ahead makes the guesses)."""
+    monkeypatch.setattr(best, switch, value)
+    monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)
+    monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
+    settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
+    guesses = 0
+    for k in range(8):
+        mines = draw_board(settings, np.random.default_rng([43, k]))
+        game = best_games.play_best(mines, (0, 0), np.random.default_rng([43, k, 1]), record_moves=True)
+        replay_and_check(mines, game)
+        guesses += game.guesses
+    assert guesses > 3

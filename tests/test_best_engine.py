@@ -300,3 +300,29 @@ def test_without_the_compiled_engine_the_endgame_search_stops_at_16_covered_cell
         monkeypatch.undo()
         assert fast[0] == engine.OK and fast[2] == covered
         assert slow[0] == (engine.OK if covered <= engine.PYTHON_ENDGAME_CELLS else engine.TOO_WIDE)
+
+
+@compiled
+def test_compiled_living_lookahead_equals_the_python_one():
+    """The next position's safety over living cells: the compiled tries equal the exact ones, and a
+    cell is never safer there than over all cells."""
+    from cpsolve.deduce import _engine as _best_engine
+
+    checked = 0
+    for position in random_positions(120, seed=13, max_unknown=10, with_total=0.5):
+        view = View.from_position(position)
+        cells = np.array([view.grid.index(*c) for c in sorted(position.unknown)][:4], dtype=np.int64)
+        if not len(cells):
+            continue
+        size = len(cells) * 9 * engine.FIELDS
+        out, out_py, plain = np.zeros(size), np.zeros(size), np.zeros(size)
+        status = _best_engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, out, True)
+        status_py = engine.lookahead_py(view.state, view.shown, view.offsets, view.total, cells, out_py, True)
+        assert status == status_py
+        if status == engine.OK:
+            np.testing.assert_allclose(out, out_py, rtol=1e-12, atol=1e-12)
+            _best_engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, plain)
+            living, every = out.reshape(-1, engine.FIELDS), plain.reshape(-1, engine.FIELDS)
+            assert (living[:, 1] <= every[:, 1] + 1e-12).all()
+            checked += 1
+    assert checked > 45

@@ -874,19 +874,118 @@ static PyObject *weights_py(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ---- the next position's safety over living cells ----------------------------------------- */
+
+/* A covered cell of a position is *dead* when it can show one number only (revealing it teaches
+ * nothing). A cell with a floating covered neighbour (next to no number) is taken as alive; any
+ * other is tried: revealed with each number it may show, one engine run each, until two fit. */
+typedef struct { double safety; int32_t cell; uint8_t rule_alive; } LivingRank;
+
+static int living_order(const void *a, const void *b)
+{
+    const LivingRank *x = a, *y = b;
+    if (x->safety != y->safety) return x->safety < y->safety ? 1 : -1;
+    return x->cell < y->cell ? -1 : x->cell > y->cell;
+}
+
+/* Whether `cell` can show two numbers or more in the position st/sh (-1: an engine failure). */
+static int can_show_two(uint8_t *st, uint8_t *sh, const int64_t *off, ptrdiff_t size, int total, int64_t cell)
+{
+    int flags = 0, covered = 0, fit = 0;
+    for (int k = 0; k < 8; k++) {
+        uint8_t s = st[cell + off[k]];
+        if (s == FLAGGED) flags++;
+        else if (s == COVERED) covered++;
+    }
+    st[cell] = CLEARED;
+    int status = OK;
+    for (int n = flags; n <= flags + covered && fit < 2; n++) {
+        sh[cell] = (uint8_t)n;
+        Run run;
+        int got = engine(st, sh, off, size, total, NAN, &run);
+        if (got == OK) fit++;
+        else if (got != NO_SOLUTION) { status = got; break; }
+    }
+    st[cell] = COVERED;
+    sh[cell] = 0;
+    return status != OK ? -1 : fit >= 2;
+}
+
+/* The safest and next safest *living* covered cells' safeties of the position the last engine run
+ * (`run`) left in W, into best/second (unchanged when no cell is living: every cell dead). Cells are
+ * tried safest first, so most positions need no extra run (their safest cells are floating, or
+ * have a floating neighbour). Returns OK or an engine failure. */
+static int living_summary(uint8_t *st, uint8_t *sh, const int64_t *off, ptrdiff_t size, int total, const Run *run,
+                          double *best, double *second)
+{
+    Work *w = &W;
+    size_t n = 0, cap = 16;
+    LivingRank *list = malloc(cap * sizeof(LivingRank));
+    if (!list) return NO_MEMORY;
+    for (int32_t b = 0; b < run->nbox; b++) {
+        double safety = w->b_mine[b] == 0.0 ? 1.0 : w->b_safe[b] / run->count;
+        for (int q = 0; q < w->b_size[b]; q++) {
+            if (n == cap) {
+                LivingRank *more = realloc(list, 2 * cap * sizeof(LivingRank));
+                if (!more) { free(list); return NO_MEMORY; }
+                list = more;
+                cap *= 2;
+            }
+            int32_t cell = w->b_cells[8 * (size_t)b + q];
+            uint8_t alive = 0;
+            for (int k = 0; k < 8 && !alive; k++) {
+                int64_t near = cell + off[k];
+                alive = st[near] == COVERED && w->box_of[near] < 0;
+            }
+            list[n++] = (LivingRank){safety, cell, alive};
+        }
+    }
+    double floating = 0.0;
+    int32_t nfloat = run->floating;
+    if (nfloat) floating = run->float_mine == 0.0 ? 1.0 : run->float_safe / run->count;
+    qsort(list, n, sizeof(LivingRank), living_order);
+    double found[2];
+    int got = 0, status = OK;
+    size_t i = 0;
+    while (got < 2 && (i < n || nfloat > 0)) {
+        /* the floating cells (all alive) come in where their safety ranks */
+        if (nfloat > 0 && (i >= n || floating >= list[i].safety)) {
+            found[got++] = floating;
+            if (got < 2 && nfloat > 1) found[got++] = floating;
+            nfloat = 0;
+            continue;
+        }
+        int alive = list[i].rule_alive;
+        if (!alive) {
+            alive = can_show_two(st, sh, off, size, total, list[i].cell);
+            if (alive < 0) { status = TOO_WIDE; break; }
+        }
+        if (alive) found[got++] = list[i].safety;
+        i++;
+    }
+    free(list);
+    if (status != OK) return status;
+    if (got >= 1) *best = found[0];
+    if (got >= 2) *second = found[1];
+    else if (got == 1) *second = 0.0;
+    return OK;
+}
+
 #define LOOK_FIELDS 4  /* per candidate and number: probability, best safety, second safety, clears */
 
-/* lookahead(state, shown, offsets, total, candidates, out) -> status
+/* lookahead(state, shown, offsets, total, candidates, out[, living]) -> status
  *
  * For each candidate cell (covered) and each number n it might show (0-8): out[(c * 9 + n) * 4 + ...]
  * = the probability that it is safe and shows n, then in the position where it does: the safest
  * covered cell's safety (1 when a cell is certainly safe), the next safest's, and the number of
- * certainly safe cells. Numbers it cannot show get probability 0. */
+ * certainly safe cells. Numbers it cannot show get probability 0. With `living`, the safest and next
+ * safest are of the living cells only (living_summary; every cell's when all are dead). */
 static PyObject *lookahead_py(PyObject *self, PyObject *args)
 {
     PyObject *state, *shown, *offsets, *cand_obj, *out_obj;
-    int total;
-    if (!PyArg_ParseTuple(args, "OOOiOO", &state, &shown, &offsets, &total, &cand_obj, &out_obj)) return NULL;
+    int total, living = 0;
+    if (!PyArg_ParseTuple(args, "OOOiOO|p", &state, &shown, &offsets, &total, &cand_obj, &out_obj, &living))
+        return NULL;
     Views v;
     if (get_view(state, shown, offsets, &v, "lookahead") < 0) return NULL;
     Py_buffer cand, out;
@@ -935,9 +1034,13 @@ static PyObject *lookahead_py(PyObject *self, PyObject *args)
                 if (got != OK) { status = got; break; }
                 Summary sum = summarise(&run);
                 slot[0] = run.count / base.count;
+                slot[3] = sum.clears;
+                if (living) {  /* last: its tries overwrite the run's tables in W */
+                    int got2 = living_summary(st, sh, off, size, total, &run, &sum.best, &sum.second);
+                    if (got2 != OK) { status = got2; break; }
+                }
                 slot[1] = sum.best;
                 slot[2] = sum.second;
-                slot[3] = sum.clears;
             }
             st[cell] = COVERED;
             sh[cell] = 0;
@@ -1829,9 +1932,10 @@ static PyMethodDef methods[] = {
      "placement_out (a byte per cell, or None): one solution, 1 on its mines.\n"
      "total < 0: the total is unknown. log_count is the natural log of the number of solutions."},
     {"lookahead", lookahead_py, METH_VARARGS,
-     "lookahead(state, shown, offsets, total, candidates, out) -> status\n\n"
+     "lookahead(state, shown, offsets, total, candidates, out[, living]) -> status\n\n"
      "For each candidate and number n: the chance it is safe and shows n, and the next position's\n"
-     "best and second safety and certain clears (out[(c * 9 + n) * 4 + field])."},
+     "best and second safety (of its living cells, with living) and certain clears\n"
+     "(out[(c * 9 + n) * 4 + field])."},
     {"endgame", endgame_py, METH_VARARGS,
      "endgame(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)\n\n"
      "With at most limit solutions: each uncertain cell's chance of winning when guessed now and played\n"

@@ -125,6 +125,44 @@ def weights_py(
     return OK, log(answer.count)
 
 
+def _living_pair(
+    state: bytearray, shown: bytearray, grid: PaddedGrid, total: int, offsets: np.ndarray, after: Weights
+) -> tuple[Fraction, Fraction] | None:
+    """The safest and next safest *living* cells' safeties of a position (`after`: its weights), or
+    None when every cell is dead: the rule of the compiled ``living_summary`` (a cell with a
+    floating covered neighbour is taken as alive; any other is tried with each number it may show)."""
+    from cpsolve.deduce import weigh
+
+    steps = offsets.tolist()
+    index = {cell: grid.index(*cell) for cell in after.mine}
+    cleared = {i for i, mark in enumerate(state) if mark == CLEARED}
+    floating = {i for i in index.values() if not any(i + s in cleared for s in steps)}
+    found: list[Fraction] = []
+    ranked = sorted(after.mine.items(), key=lambda item: item[1])  # safest first
+    for cell, w in ranked:
+        if len(found) == 2:
+            break
+        i = index[cell]
+        alive = i in floating or any(i + s in floating for s in steps)
+        if not alive:
+            flags = sum(state[i + s] == FLAGGED for s in steps)
+            room = sum(state[i + s] == COVERED for s in steps)
+            state[i], fit = CLEARED, 0
+            for number in range(flags, flags + room + 1):
+                shown[i] = number
+                if weigh(view_position(bytes(state), bytes(shown), grid, total)) is not None:
+                    fit += 1
+                    if fit == 2:
+                        break
+            state[i], shown[i] = COVERED, 0
+            alive = fit >= 2
+        if alive:
+            found.append(Fraction(after.count - w, after.count))
+    if not found:
+        return None
+    return found[0], found[1] if len(found) > 1 else Fraction(0)
+
+
 def lookahead_py(
     state: bytes | bytearray,
     shown: bytes | bytearray,
@@ -132,8 +170,10 @@ def lookahead_py(
     total: int,
     candidates: np.ndarray,
     out: np.ndarray,
+    living: bool = False,
 ) -> int:
-    """:func:`lookahead` by exact counting, one :func:`cpsolve.deduce.weigh` per candidate and number."""
+    """:func:`lookahead` by exact counting, one :func:`cpsolve.deduce.weigh` per candidate and number
+    (with `living`, one more per number a cell may show to tell whether it is dead)."""
     from cpsolve.deduce import weigh
 
     grid = _grid(state, offsets)
@@ -158,6 +198,9 @@ def lookahead_py(
             table[c, number, 1] = float(safeties[0]) if safeties else 0.0
             table[c, number, 2] = float(safeties[1]) if len(safeties) > 1 else 0.0
             table[c, number, 3] = sum(1 for w in after.mine.values() if w == 0)
+            pair = _living_pair(state, shown, grid, total, offsets, after) if living else None
+            if pair is not None:
+                table[c, number, 1], table[c, number, 2] = float(pair[0]), float(pair[1])
         state[cell] = COVERED
         shown[cell] = 0
     return OK
@@ -500,17 +543,20 @@ def lookahead(
     total: int,
     candidates: np.ndarray,
     out: np.ndarray,
+    living: bool = False,
 ) -> int:
     """For each candidate and number n (0-8): the chance it is safe and shows n, and in the
-    position that follows, the best and second safety and the number of certain clears.
+    position that follows, the best and second safety (with `living`, of the cells that can show
+    two numbers or more, or have a floating neighbour; every cell's when all are dead) and the
+    number of certain clears.
 
     `out` has ``len(candidates) * 9 * FIELDS`` doubles; numbers that cannot show get chance 0.
     """
     if _compiled is not None:
-        status = _compiled.lookahead(state, shown, offsets, total, candidates, out)
+        status = _compiled.lookahead(state, shown, offsets, total, candidates, out, living)
         if status != TOO_WIDE:
             return status
-    return lookahead_py(state, shown, offsets, total, candidates, out)
+    return lookahead_py(state, shown, offsets, total, candidates, out, living)
 
 
 def endgame(
