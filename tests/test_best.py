@@ -272,17 +272,23 @@ def test_advice_on_a_contradiction_names_the_conflict():
     assert advice.conflict.total and len(advice.conflict.clues) == 1
 
 
-def test_without_the_compiled_engine_the_python_one_plays_honest_games(monkeypatch):
-    """The fallback where the extension was not built: exact counting in Python, the same checks."""
-    monkeypatch.setattr(engine, "_compiled", None)
+def honest_games(seed: int) -> int:
+    """Eight small classic games (boards and ties from `seed`), each replayed and checked move by move
+    (:func:`replay_and_check`); the guesses they made."""
     settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
     guesses = 0
     for k in range(8):
-        mines = draw_board(settings, np.random.default_rng([37, k]))
-        game = best_games.play_best(mines, (0, 0), np.random.default_rng([37, k, 1]), record_moves=True)
+        mines = draw_board(settings, np.random.default_rng([seed, k]))
+        game = best_games.play_best(mines, (0, 0), np.random.default_rng([seed, k, 1]), record_moves=True)
         replay_and_check(mines, game)
         guesses += game.guesses
-    assert guesses > 0
+    return guesses
+
+
+def test_without_the_compiled_engine_the_python_one_plays_honest_games(monkeypatch):
+    """The fallback where the extension was not built: exact counting in Python, the same checks."""
+    monkeypatch.setattr(engine, "_compiled", None)
+    assert honest_games(37) > 0
 
 
 @pytest.mark.skipif(
@@ -407,11 +413,4 @@ def test_with_a_measured_switch_on_every_move_stays_certain_or_an_exactly_weighe
     monkeypatch.setattr(best, switch, value)
     monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)
     monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
-    settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
-    guesses = 0
-    for k in range(8):
-        mines = draw_board(settings, np.random.default_rng([43, k]))
-        game = best_games.play_best(mines, (0, 0), np.random.default_rng([43, k, 1]), record_moves=True)
-        replay_and_check(mines, game)
-        guesses += game.guesses
-    assert guesses > 3
+    assert honest_games(43) > 3
