@@ -49,6 +49,8 @@ __all__ = [
     "interrupts_between_solves",
     "interrupts_deferred",
     "children_ignore_interrupts",
+    "mark_answered",
+    "answered",
     "solve",
 ]
 
@@ -63,6 +65,7 @@ class _Held:
         self.deferring = 0
         self.pending = False
         self.pressed = False
+        self.answered = False
         self.solvers: set[cp_model.CpSolver] = set()
         self.lock = threading.Lock()
 
@@ -141,6 +144,7 @@ def _holding(stop_solves: bool) -> Iterator[None]:
     _held.active = True
     _held.stop_solves = stop_solves
     _held.pressed = False
+    _held.answered = False
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     done = threading.Event()
 
@@ -153,6 +157,8 @@ def _holding(stop_solves: bool) -> Iterator[None]:
             if presses > 1:
                 os._exit(EXIT_INTERRUPTED)
             with _held.lock:
+                if _held.answered:  # the command has ended with its whole answer: nothing left to stop
+                    continue
                 if _held.deferring:
                     _held.pending = True
                     continue
@@ -173,9 +179,27 @@ def _holding(stop_solves: bool) -> Iterator[None]:
         # not joined: the watcher sees `done` within its 0.2 s wait, and a command need not wait for
         # it to end; a press it still takes meanwhile interrupts the main thread as it should
         done.set()
+        if _held.answered:
+            # a press the watcher had not taken yet would interrupt an answer already whole: drop it
+            while signal.sigtimedwait({signal.SIGINT}, 0) is not None:
+                pass
         # CP-SAT may have left SIGINT at the system default: put Python's handler back first
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def mark_answered() -> None:
+    """Say that the command holding Ctrl-C has ended and written its whole answer.
+
+    From then on a press changes nothing (:func:`answered`): it would otherwise end a finished
+    command with exit 130 while its answer, whole, still waits in stdout's buffer.
+    """
+    _held.answered = True
+
+
+def answered() -> bool:
+    """Whether the last command that held Ctrl-C ended with its whole answer (:func:`mark_answered`)."""
+    return _held.answered
 
 
 @contextmanager

@@ -24,7 +24,8 @@ def main() -> None:
             print("\n".join(result.board.to_rows()))
     board = Board.from_rows(["M....", "..M..", ".....", "....."], mine_chars="M*")
     answer = solve_casual(board)
-    print(f"casual player leaves {answer.covered} safe cells covered, clicking row {answer.click[0] + 1}, col {answer.click[1] + 1}")
+    row, col = answer.click[0] + 1, answer.click[1] + 1
+    print(f"casual player leaves {answer.covered} safe cells covered, clicking row {row}, col {col}")
     print("\n".join(draw_state(board, answer.state)))
     clue_puzzle()
 
@@ -38,7 +39,8 @@ def clue_puzzle() -> None:
     safe, mines = backbone(position)
     print(f"clue puzzle: surely safe {sorted(safe)}, surely mines {sorted(mines)}")
     answer = analyse(position, count=True, probabilities=True)
-    print(f"clue puzzle: {answer.count} solutions; P(mine) " + ", ".join(f"{cell}: {p}" for cell, p in sorted(answer.probabilities.items())))
+    chances = ", ".join(f"{cell}: {p}" for cell, p in sorted(answer.probabilities.items()))
+    print(f"clue puzzle: {answer.count} solutions; P(mine) {chances}")
 
 
 if __name__ == "__main__":

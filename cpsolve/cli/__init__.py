@@ -44,12 +44,16 @@ except KeyboardInterrupt:
 
 
 def main() -> None:
-    """Entry point of the ``cpsolve`` console script: Ctrl-C at any moment from here on is one line and exit 130."""
+    """Entry point of the ``cpsolve`` console script.
+
+    Ctrl-C at any moment from here on is one line and exit 130, with nothing on stdout, until the
+    command has ended with its whole answer; a press after that changes nothing.
+    """
     try:
         try:
             app()
         except KeyboardInterrupt:  # before a command holds Ctrl-C (typer building the commands)
-            _interrupted()
+            _answered_or_interrupted()
         except Exception as error:
             from cpsolve.interrupt import caused_by_interrupt
 
@@ -60,4 +64,19 @@ def main() -> None:
     except SystemExit as done:
         if done.code == 130:  # said by a command, or by typer, which turns a Ctrl-C into exit 130
             _forget_interrupt()
+            from cpsolve.interrupt import answered
+
+            if answered():  # typer's own 130, for a press after the command ended with its whole answer
+                raise SystemExit(0) from None
         raise
+
+
+def _answered_or_interrupted() -> None:
+    """A Ctrl-C that reached the top: after a command ended with its whole answer, it changes nothing
+    (exit 0); before, it is one line and exit 130."""
+    from cpsolve.interrupt import answered
+
+    if answered():
+        _forget_interrupt()
+        raise SystemExit(0)
+    _interrupted()

@@ -116,12 +116,21 @@ class _ReportingGroup(TyperGroup):
             raise fail("interrupted", EXIT_INTERRUPTED) from None
 
     def invoke(self, ctx: Any) -> Any:
-        try:
-            from cpsolve.interrupt import interrupts_stop_solves
+        from cpsolve.interrupt import answered, interrupts_stop_solves, mark_answered
 
+        result = None
+        ending: typer.Exit | None = None
+        try:
             # held from the start, before a command starts the threads OR-Tools does (cpsolve.interrupt)
             with interrupts_stop_solves():
-                return super().invoke(ctx)
+                try:
+                    result = super().invoke(ctx)
+                except typer.Exit as exit_code:  # the command ended itself, its answer or error line written
+                    ending = exit_code
+                    mark_answered()
+                    raise
+                mark_answered()
+                return result
         except CpsolveError as error:
             # the library names its parameters; here they are the flags (time_limit: --time-limit)
             raise fail(error.command_line(), error.exit_code) from None
@@ -136,6 +145,10 @@ class _ReportingGroup(TyperGroup):
             where = f"{error.filename}: " if error.filename else ""
             raise fail(f"{where}{error.strerror or error}", EXIT_BAD_INPUT) from None
         except KeyboardInterrupt:
+            if answered():  # a press in the moment the command was leaving: it has ended as it meant to
+                if ending is not None:
+                    raise ending from None
+                return result
             raise fail("interrupted", EXIT_INTERRUPTED) from None
         except Exception as error:
             # Ctrl-C while a module was being imported surfaces as that import's own error (OR-Tools

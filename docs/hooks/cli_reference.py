@@ -67,8 +67,16 @@ def _render_command(name: str, command: Any, parent: Any) -> str:
     help_text = _help_text(command.help)
     if not help_text:
         raise ValueError("the command has no help text")
-    lines = [f"## `cpsolve {name}` {{#cpsolve-{name}}}", "", help_text, "", "```text",
-             f"cpsolve {name} {_usage(command, ctx)}", "```", ""]
+    lines = [
+        f"## `cpsolve {name}` {{#cpsolve-{name}}}",
+        "",
+        help_text,
+        "",
+        "```text",
+        f"cpsolve {name} {_usage(command, ctx)}",
+        "```",
+        "",
+    ]
     lines += _params(command, ctx, "Arguments", arguments=True)
     lines += _params(command, ctx, "Options")
     return "\n".join(lines)

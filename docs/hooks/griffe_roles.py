@@ -20,7 +20,9 @@ take the singular for an admonition and render the doctest's ``>>>`` lines as qu
 
 from __future__ import annotations
 
+import contextlib
 import re
+from functools import partial
 from typing import Any
 
 import griffe
@@ -40,7 +42,7 @@ class SphinxRoles(griffe.Extension):
             if obj.docstring is None:
                 continue
             text = EXAMPLE_SECTION.sub(r"\1Examples:", obj.docstring.value)
-            obj.docstring.value = ROLE.sub(lambda m: _link(m, obj, loader, problems), text)
+            obj.docstring.value = ROLE.sub(partial(_link, obj=obj, loader=loader, problems=problems), text)
         if problems:
             raise griffe.GriffeError("unresolved references in docstrings:\n  " + "\n  ".join(problems))
 
@@ -78,10 +80,8 @@ def _resolve(name: str, obj: griffe.Object, loader: griffe.GriffeLoader) -> str 
     """The full path of `name` as seen from `obj`, or None if no such object exists."""
     head, _, rest = name.partition(".")
     candidates = [name]  # a full path (cpsolve.x.y)
-    try:
+    with contextlib.suppress(griffe.NameResolutionError):
         candidates.insert(0, obj.resolve(head) + (f".{rest}" if rest else ""))
-    except griffe.NameResolutionError:
-        pass
     for path in candidates:
         try:
             found = loader.modules_collection.get_member(path)
