@@ -135,6 +135,7 @@ def interrupts_between_solves() -> Iterator[None]:
 
 @contextmanager
 def _holding(stop_solves: bool) -> Iterator[None]:
+    _held.answered = False  # a new command, or a sweep, has not ended yet
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         yield
         return
@@ -144,7 +145,6 @@ def _holding(stop_solves: bool) -> Iterator[None]:
     _held.active = True
     _held.stop_solves = stop_solves
     _held.pressed = False
-    _held.answered = False
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     done = threading.Event()
 
