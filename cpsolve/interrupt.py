@@ -192,7 +192,7 @@ def mark_answered() -> None:
     """Say that the command holding Ctrl-C has ended and written its whole answer.
 
     From then on a press changes nothing (:func:`answered`): it would otherwise end a finished
-    command with exit 130 while its answer, whole, still waits in stdout's buffer.
+    command, its answer already written whole, with exit 130.
     """
     _held.answered = True
 

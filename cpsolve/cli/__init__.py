@@ -46,8 +46,8 @@ except KeyboardInterrupt:
 def main() -> None:
     """Entry point of the ``cpsolve`` console script.
 
-    Ctrl-C at any moment from here on is one line and exit 130, with nothing on stdout, until the
-    command has ended with its whole answer; a press after that changes nothing.
+    Ctrl-C at any moment from here on is one line and exit 130 until the command has ended (what it
+    printed before stays printed); a press after its end changes nothing.
     """
     try:
         try:
