@@ -1,8 +1,10 @@
-"""The proof rules of cpsolve.layout.bounds against brute force on small templates.
+"""The proof rules of cpsolve.layout.bounds and cpsolve.layout.dilation against brute force.
 
 Every winning board (every mine placement, every click) of a small template is enumerated; then:
-a cell the separator rule forces safe is safe on every winning board, the layer and moat bounds
-never exceed the N of a winning board, and an Impossible from the rules has no winning board.
+a cell the separator rule forces safe is safe on every winning board, the layer, moat and dilation
+bounds never exceed the N of a winning board, and an Impossible from the rules has no winning board.
+On boards too large to enumerate, the dilation bound is checked against the fewest safe cells of a
+winning board, found by CP-SAT on the textbook model (the statement alone, no bound in it).
 """
 
 import random
@@ -13,6 +15,7 @@ from bruteforce import flood_reveal, king_neighbours
 
 from cpsolve.layout import LayoutProblem
 from cpsolve.layout.bounds import apply_bounds, check_bounds, layer_bound, moat_bound
+from cpsolve.layout.dilation import dilation_bound
 from cpsolve.layout.reasoning import reason
 
 
@@ -84,7 +87,11 @@ def check_template(template):
             assert not (reasoning.forced & mine_set), (template, mines, sorted(reasoning.forced & mine_set))
         terminals = sorted(reasoning.fixed_safe)
         roots = terminals
-        lower = max(layer_bound(reasoning, terminals, roots) or 0, moat_bound(reasoning, terminals))
+        lower = max(
+            layer_bound(reasoning, terminals, roots) or 0,
+            moat_bound(reasoning, terminals),
+            dilation_bound(reasoning, terminals),
+        )
         if wins:
             assert lower <= len(cells) - mines, (template, mines, lower)
         checked += 1
@@ -101,6 +108,96 @@ def test_rules_on_corridors(template):
 def test_rules_on_random_sketches(seed):
     rng = random.Random(seed)
     check_template(sketch(rng, rng.randint(2, 4), rng.randint(3, 4)))
+
+
+def open_sketch(rng, rows, cols, border=0.5):
+    """A sketch without holes (the dilation rule's board): a pinned click, fixed safe cells, maybe a fixed mine.
+
+    With probability `border` a fixed safe cell goes on the board's edge, where the rule counts differently.
+    """
+    grid = [["?"] * cols for _ in range(rows)]
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    edge = [cell for cell in cells if cell[0] in (0, rows - 1) or cell[1] in (0, cols - 1)]
+    marks = ["c"] + ["."] * rng.randint(1, 3) + ["*"] * rng.randint(0, 1)
+    for mark in marks:
+        pool = edge if mark == "." and rng.random() < border else cells
+        r, c = rng.choice([cell for cell in pool if grid[cell[0]][cell[1]] == "?"])
+        grid[r][c] = mark
+    return tuple("".join(row) for row in grid)
+
+
+def test_rules_on_open_sketches():
+    """Sketches without holes, where the dilation rule applies: no bound above a winning board's N."""
+    checked = 0
+    for seed in SEEDS:
+        rng = random.Random(1000 + seed)
+        checked += check_template(open_sketch(rng, rng.randint(2, 4), rng.randint(3, 4)))
+    assert checked >= 50  # mine counts with a winning board or a proof, over the 25 sketches
+
+
+def least_safe_cells(template, time_limit=60.0):
+    """The fewest safe cells of a winning board with more than one, by CP-SAT on the textbook model.
+
+    The model is built with only the fixed mines (the largest N, so that no level bound of the
+    reachability encoding cuts a tree short), then its mine count is left free and the mines
+    maximised; None when no board wins at all.
+    """
+    from ortools.sat.python import cp_model
+
+    from cpsolve.layout.model import build_model
+
+    rows, cols = len(template), len(template[0])
+    fixed_mines = sum(line.count("*") for line in template)
+    built = build_model(LayoutProblem(rows, cols, fixed_mines, template=template), kind="textbook")
+    for constraint in built.model.proto.constraints:
+        if constraint.name == "mines":
+            constraint.linear.domain[0] = 0
+            constraint.linear.domain[1] = rows * cols
+    built.model.maximize(sum(built.mine.values()))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 2
+    solver.parameters.max_time_in_seconds = time_limit
+    status = solver.solve(built.model)
+    assert status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), solver.status_name(status)
+    return None if status == cp_model.INFEASIBLE else rows * cols - round(solver.objective_value)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_dilation_bound_against_the_least_winning_board(seed):
+    """On boards up to 7 x 9, the dilation bound never exceeds the fewest safe cells of a winning board."""
+    rng = random.Random(2000 + seed)
+    rows, cols = rng.randint(4, 7), rng.randint(5, 9)
+    template = open_sketch(rng, rows, cols, border=0.7)
+    least = least_safe_cells(template)
+    if least is None:
+        return  # nothing wins: no N to compare with (the fixed mine cuts the click off)
+    reasoning = reason(LayoutProblem(rows, cols, rows * cols - least, template=template))
+    assert reasoning.impossible is None, (template, least, reasoning.impossible)
+    bound = dilation_bound(reasoning, sorted(reasoning.fixed_safe))
+    assert 0 < bound <= least, (template, bound, least)
+
+
+def test_dilation_bound_is_exact_on_a_straight_path():
+    """Click and fixed safe cell on one row: the path between opens 3 cells a step, and the rule says so."""
+    template = ("?" * 13,) * 6 + ("??c???????.??",) + ("?" * 13,) * 6
+    # Z runs from column 2 to column 9 (next to the safe cell): 8 zero cells, 3 x 10 cells opened.
+    # (Five rows would not do: a path through the top row, which opens 2 cells a step, takes 29.)
+    reasoning = reason(LayoutProblem(13, 13, 169 - 30, template=template))
+    assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) == 30
+    assert least_safe_cells(template) == 30
+    bounds = check_bounds(reason(LayoutProblem(13, 13, 169 - 29, template=template)))
+    assert bounds.impossible is not None and "at least 30 safe cells" in bounds.impossible
+    assert bounds.layers["dilation"] == 30
+    # a lone click in the open: its 3 x 3 square
+    alone = reason(LayoutProblem(5, 5, 16, template=("?????", "?????", "??c??", "?????", "?????")))
+    assert dilation_bound(alone, [(2, 2)]) == 9
+
+
+def test_dilation_rule_leaves_templates_with_holes_alone():
+    """Holes are not cells, so the clipped square count does not hold there: the rule gives 0."""
+    template = ("c???#", "????#", "???.#")
+    reasoning = reason(LayoutProblem(3, 5, 3, template=template))
+    assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) == 0
 
 
 def test_rules_prove_what_the_counts_alone_do_not():

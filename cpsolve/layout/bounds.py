@@ -34,7 +34,8 @@ every terminal starts as its own set; round by round each set that must still be
 next layer, and one whose next layer would meet another set's cells merges with it instead, the
 union then taking its first layer clear of both.
 
-A rule whose bound exceeds N proves Impossible.
+A fourth bound, the dilation rule (:mod:`cpsolve.layout.dilation`), counts the rows and columns the
+zero cells must span on a template without holes. A rule whose bound exceeds N proves Impossible.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cpsolve.grid import Cell
+from cpsolve.layout.dilation import dilation_bound
 from cpsolve.layout.reasoning import Closed, Reasoning, distances_within
 from cpsolve.words import counted
 
@@ -57,9 +59,10 @@ class Bounds:
 
     Attributes:
         forced: Cells forced safe by the separator rule (fixed safe cells excluded).
-        lower: The best lower bound on N from the layer and moat rules (0 when none applies).
+        lower: The best lower bound on N from the layer, moat and dilation rules (0 when none applies).
         impossible: Why no board exists, when a rule proves it.
         complete: False when the deadline stopped the separator rule early (what it found holds).
+        layers: Each bound rule's own bound, by name (``layer``, ``moat``, ``dilation``).
     """
 
     forced: frozenset[Cell] = frozenset()
@@ -384,7 +387,11 @@ def _layer_least(layer: list[Cell], distance: dict[Cell, int], zero_ok: Any, clo
 
 
 def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
-    """Apply the three rules to a reasoning with regions (N > 1); Impossible when one proves it."""
+    """Apply the rules to a reasoning with regions (N > 1); Impossible when one proves it.
+
+    The separator, layer and moat rules are this module's; the dilation rule is
+    :mod:`cpsolve.layout.dilation`'s (templates without holes).
+    """
     forced, complete = forced_safe(reasoning, deadline)
     bounds = Bounds(forced=forced, complete=complete)
     cells = len(reasoning.cells)
@@ -407,8 +414,11 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
         bounds.impossible = "a fixed safe cell is cut off from the others"
         return bounds
     moats = moat_bound(reasoning, sorted(reasoning.fixed_safe), deadline)
-    bounds.layers = {"layer": layered, "moat": moats}
-    bounds.lower = max(layered, moats)
+    # the dilation rule costs a second on a 100 x 100 board: only when the others have not proved it already
+    proved = max(layered, moats) > reasoning.safe_count
+    dilated = 0 if proved else dilation_bound(reasoning, sorted(reasoning.fixed_safe), deadline)
+    bounds.layers = {"layer": layered, "moat": moats, "dilation": dilated}
+    bounds.lower = max(layered, moats, dilated)
     if bounds.lower > reasoning.safe_count:
         bounds.impossible = (
             f"the zero cells must reach from the click to every fixed safe cell, which takes at least "
@@ -418,7 +428,7 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
 
 
 def apply_bounds(reasoning: Reasoning, deadline: float | None = None) -> None:
-    """Apply the three rules to a reasoning in place: its forced cells, its lower bound on N, or its proof.
+    """Apply the rules to a reasoning in place: its forced cells, its lower bound on N, or its proof.
 
     With several regions (a free click), Z lies in one of them but the rules assume one, so they
     run only when there is a single region. What they find is kept even with a proof: a model

@@ -101,7 +101,7 @@ class Reasoning:
             allowed cells: a lower bound on a zero cell's level.
         board: For N = 1, the board the reasoning built.
         forced: The cells of fixed_safe that the separator rule added.
-        lower: The layer and moat rules' lower bound on N (:mod:`cpsolve.layout.bounds`).
+        lower: The layer, moat and dilation rules' lower bound on N (:mod:`cpsolve.layout.bounds`).
     """
 
     problem: LayoutProblem
@@ -147,8 +147,8 @@ def board_from_zero_set(
 def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
     """Graph reasoning on a problem: Impossible by the counts in the module docstring, or the regions.
 
-    The rules of :mod:`cpsolve.layout.bounds` (separators force cells safe; layer and moat bounds
-    on N) are a second step, :func:`cpsolve.layout.bounds.apply_bounds`, which may prove Impossible
+    The rules of :mod:`cpsolve.layout.bounds` (separators force cells safe; layer, moat and
+    dilation bounds on N) are a second step, :func:`cpsolve.layout.bounds.apply_bounds`, which may prove Impossible
     too or add forced safe cells.
 
     Args:
