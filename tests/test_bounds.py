@@ -200,6 +200,30 @@ def test_dilation_rule_leaves_templates_with_holes_alone():
     assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) == 0
 
 
+def serpentine(size=33, wall_every=4, gap=3):
+    """A size x size board whose walls of fixed mines leave one corridor winding from top to bottom."""
+    grid = [["?"] * size for _ in range(size)]
+    for number, row in enumerate(range(wall_every, size - 1, wall_every)):
+        open_at = range(size - gap, size) if number % 2 == 0 else range(gap)
+        for col in range(size):
+            if col not in open_at:
+                grid[row][col] = "*"
+    grid[2][2] = "c"
+    grid[size - 3][2 if (size // wall_every) % 2 == 0 else size - 3] = "."
+    return tuple("".join(row) for row in grid)
+
+
+def test_dilation_rule_gives_up_in_a_maze():
+    """Zero cells that must wind longer than twice rows + cols: the rule gives up (0) rather than spend seconds."""
+    template = serpentine()
+    mines = sum(line.count("*") for line in template)
+    reasoning = reason(LayoutProblem(33, 33, mines + 100, template=template))
+    assert len(reasoning.regions) == 1 and reasoning.click == (2, 2)
+    path = reasoning.distance[next(iter(sorted(reasoning.fixed_safe - {(2, 2)})))] if reasoning.distance else 0
+    assert path > 2 * (33 + 33)  # the winding way from the click to the fixed safe cell
+    assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) == 0
+
+
 def test_rules_prove_what_the_counts_alone_do_not():
     """A corridor whose every cell must stay safe: the separator rule alone proves Impossible."""
     template = ("c" + "?" * 10 + ".",)

@@ -55,6 +55,8 @@ MAX_GROUPS = 5
 #: Margins around the forced span inside which the Steiner tree is also computed (a tree leaving the
 #: box spans more rows or columns, which the bound then counts instead).
 MARGINS = (4, 12)
+#: The closure gives up after this many times rows + cols rounds (a path that long winds through a maze).
+MAX_ROUNDS_PER_SIDE = 2
 #: Larger than any weight a Steiner tree on the largest board can have.
 _FAR = 1 << 40
 
@@ -66,7 +68,8 @@ def dilation_bound(reasoning: Reasoning, terminals: Iterable[Cell], deadline: fl
         reasoning: The reasoning (problem, click, closed, zero_ok) of a template without holes.
         terminals: Cells safe on every winning board, the pinned click among them.
         deadline: A ``time.perf_counter()`` value: past it the rule stops and returns the bound it has
-            (0 before the first orientation is done).
+            (0 before the first orientation is done); so it does when a shortest path inside zero_ok is
+            longer than :data:`MAX_ROUNDS_PER_SIDE` times rows + cols cells.
     """
     problem = reasoning.problem
     rows, cols = problem.rows, problem.cols
@@ -124,6 +127,8 @@ def _oriented(
     tree = _steiner(allowed, weight, chosen, deadline)
     if tree is None:
         return None
+    if tree >= _FAR:
+        return 0  # the access sets are not joined inside zero_ok: the layer rule says so
     best = tree + span.counted(0)
     for margin in MARGINS:
         box = span.box(margin)
@@ -250,12 +255,19 @@ def _steiner(allowed: np.ndarray, weight: np.ndarray, groups: list[np.ndarray], 
 
 
 def _extend(cost: np.ndarray, weight: np.ndarray, deadline: float | None) -> np.ndarray | None:
-    """Shortest-path closure: cost[v] = min(cost[v], cost[u] + weight[v]) over king neighbours u, to a fixpoint."""
+    """Shortest-path closure: cost[v] = min(cost[v], cost[u] + weight[v]) over king neighbours u, to a fixpoint.
+
+    Each round lets paths grow by one cell. None past the deadline, or after :data:`MAX_ROUNDS_PER_SIDE`
+    times rows + cols rounds: shortest paths that long wind through a maze (of fixed mines), where the
+    layer and moat rules are the ones that count, and the rounds would cost seconds.
+    """
     rows, cols = cost.shape
     padded = np.full((rows + 2, cols + 2), _FAR, dtype=np.int64)
     rounds = 0
     while True:
         rounds += 1
+        if rounds > MAX_ROUNDS_PER_SIDE * (rows + cols):
+            return None
         if deadline is not None and rounds % 32 == 0 and time.perf_counter() > deadline:
             return None
         padded[1:-1, 1:-1] = cost
