@@ -47,7 +47,7 @@ from typing import Any
 
 from cpsolve.grid import Cell
 from cpsolve.layout.dilation import dilation_bound
-from cpsolve.layout.reasoning import Closed, Reasoning, distances_within
+from cpsolve.layout.reasoning import Closed, Reasoning, access_cells, distances_within
 from cpsolve.words import counted
 
 __all__ = ["Bounds", "forced_safe", "layer_bound", "moat_bound", "check_bounds", "apply_bounds"]
@@ -72,19 +72,13 @@ class Bounds:
     layers: dict[str, int] = field(default_factory=dict)
 
 
-def _access(terminal: Cell, click: Cell | None, zero_ok: Any, closed: Closed) -> set[Cell]:
-    """The cells through which Z can meet N[terminal]: the click itself, or zero_ok cells of N[t]."""
-    if terminal == click:
-        return {click}
-    return {cell for cell in closed[terminal] if cell in zero_ok}
-
-
 def _separates(m: Cell, access: dict[Cell, set[Cell]], zero_ok: Any, closed: Closed) -> bool:
     """True when a mine on m leaves no connected Z meeting every terminal's access cells.
 
     Args:
         m: The cell.
-        access: For each terminal, the cells through which Z can meet N[t] (see :func:`_access`).
+        access: For each terminal, the cells through which Z can meet N[t]
+            (:func:`cpsolve.layout.reasoning.access_cells`).
         zero_ok: The cells that may be zero.
         closed: The closed neighbourhoods.
     """
@@ -147,7 +141,7 @@ def forced_safe(reasoning: Reasoning, deadline: float | None = None) -> tuple[fr
     """
     click, closed, zero_ok = reasoning.click, reasoning.closed, reasoning.zero_ok
     terminals = sorted(reasoning.fixed_safe)
-    access = {t: _access(t, click, zero_ok, closed) for t in terminals}
+    access = {t: access_cells(t, click, zero_ok, closed) for t in terminals}
     forced: set[Cell] = set()
     changed = len(terminals) >= 2
     while changed:
@@ -172,7 +166,7 @@ def forced_safe(reasoning: Reasoning, deadline: float | None = None) -> tuple[fr
                 continue
             if _separates(m, access, zero_ok, closed):
                 forced.add(m)
-                access[m] = _access(m, click, zero_ok, closed)
+                access[m] = access_cells(m, click, zero_ok, closed)
                 changed = True
     return frozenset(forced), True
 

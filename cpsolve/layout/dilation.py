@@ -41,11 +41,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 
 from cpsolve.grid import Cell
-from cpsolve.layout.reasoning import Reasoning
+from cpsolve.layout.reasoning import Reasoning, access_cells
 from cpsolve.symbols import HOLE
 
 __all__ = ["dilation_bound", "MAX_GROUPS"]
@@ -81,12 +82,11 @@ def dilation_bound(reasoning: Reasoning, terminals: Iterable[Cell], deadline: fl
         allowed[cell] = True
     groups = []
     for terminal in sorted(terminals):
-        group = np.zeros((rows, cols), dtype=bool)
-        cells = [terminal] if terminal == reasoning.click else reasoning.closed[terminal]
-        for cell in cells:
-            group[cell] = allowed[cell]
-        if not group.any():
+        cells = access_cells(terminal, reasoning.click, reasoning.zero_ok, reasoning.closed)
+        if not cells:
             return 0  # no zero cell can reach this terminal: the layer rule says so
+        group = np.zeros((rows, cols), dtype=bool)
+        group[tuple(np.array(sorted(cells)).T)] = True
         groups.append(group)
     if not groups:
         return 0
@@ -144,15 +144,21 @@ def _oriented(
     return best
 
 
+@dataclass(frozen=True)
 class _Span:
     """The rows and columns Z must span, and what its inner rows and H's columns count at their least.
 
     Z's rows run from at most ``top`` to at least ``bottom``, its columns from at most ``left`` to
-    at least ``right`` (when the forced ends cross, Z may lie in one row or column between them).
+    at least ``right`` (when the forced ends cross, Z may lie in one row or column between them),
+    on a board of ``rows`` x ``cols``.
     """
 
-    def __init__(self, top: int, bottom: int, left: int, right: int, rows: int, cols: int) -> None:
-        self.top, self.bottom, self.left, self.right, self.rows, self.cols = top, bottom, left, right, rows, cols
+    top: int
+    bottom: int
+    left: int
+    right: int
+    rows: int
+    cols: int
 
     def counted(self, beyond: int) -> int:
         """2 (Z's inner rows) + 2 cols(H) at their least; for beyond > 0, for a Z reaching `beyond`

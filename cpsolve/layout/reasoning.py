@@ -49,7 +49,7 @@ from cpsolve.words import counted
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["Reasoning", "Closed", "reason", "board_from_zero_set", "distances_within", "OutOfTime"]
+__all__ = ["Reasoning", "Closed", "reason", "board_from_zero_set", "distances_within", "access_cells", "OutOfTime"]
 
 #: Each cell's closed neighbourhood N[v] (the cell first), as :class:`Reasoning` keeps it.
 Closed = dict[Cell, tuple[Cell, ...]]
@@ -57,6 +57,13 @@ Closed = dict[Cell, tuple[Cell, ...]]
 
 class OutOfTime(Exception):
     """The deadline passed before the reasoning (or a model built from it) was complete: no verdict."""
+
+
+def access_cells(terminal: Cell, click: Cell | None, zero_ok: Container[Cell], closed: Closed) -> set[Cell]:
+    """The cells through which Z can meet N[terminal]: the pinned click itself, or the zero_ok cells of N[t]."""
+    if terminal == click:
+        return {terminal}
+    return {cell for cell in closed[terminal] if cell in zero_ok}
 
 
 def distances_within(sources: Iterable[Cell], inside: Container[Cell], closed: Closed) -> dict[Cell, int]:
