@@ -193,11 +193,50 @@ def test_dilation_bound_is_exact_on_a_straight_path():
     assert dilation_bound(alone, [(2, 2)]) == 9
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_dilation_ceiling_never_skips_a_bound_it_could_reach(seed):
+    """Asked for a bound of `enough`, the rule skips its counts only when they could not reach it:
+    given exactly its full bound, it still reaches it; given one more, it may skip (0) or stop there."""
+    rng = random.Random(3000 + seed)
+    rows, cols = rng.randint(3, 14), rng.randint(3, 14)
+    template = open_sketch(rng, rows, cols, border=rng.random())
+    reasoning = reason(LayoutProblem(rows, cols, 1, template=template))
+    if reasoning.impossible is not None or reasoning.board is not None:
+        return
+    terminals = sorted(reasoning.fixed_safe)
+    full = dilation_bound(reasoning, terminals)
+    if full > 0:
+        assert dilation_bound(reasoning, terminals, enough=full) == full
+    assert dilation_bound(reasoning, terminals, enough=full + 1) in (0, full)
+
+
+def test_dilation_ceiling_skips_a_large_n():
+    """A 30 x 30 board with the click and a fixed safe cell in opposite corners: the counts reach 116,
+    far from the 800 asked for, and the cheap ceiling says so before the Steiner programme runs."""
+    template = ("c" + "?" * 29,) + ("?" * 30,) * 28 + ("?" * 29 + ".",)
+    reasoning = reason(LayoutProblem(30, 30, 100, template=template))
+    terminals = sorted(reasoning.fixed_safe)
+    assert dilation_bound(reasoning, terminals) == 116
+    assert dilation_bound(reasoning, terminals, enough=800) == 0
+
+
 def test_dilation_rule_leaves_templates_with_holes_alone():
     """Holes are not cells, so the clipped square count does not hold there: the rule gives 0."""
     template = ("c???#", "????#", "???.#")
     reasoning = reason(LayoutProblem(3, 5, 3, template=template))
     assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) == 0
+
+
+def test_run_count_sees_strands_along_two_edges():
+    """Click by the bottom edge, safe cells by the left edge and the top: strands along the edges weigh
+    nothing in the span count (25 here), while the run count charges their rows and proves 29."""
+    template = ("?????????", ".?????.??", "?????????", "?????????", "?????????", "?????????", "????c????", "?????????")
+    least = least_safe_cells(template)
+    assert least == 32  # CP-SAT's fewest safe cells of a winning board
+    bounds = check_bounds(reason(LayoutProblem(8, 9, 72 - 28, template=template)))
+    assert bounds.layers["dilation"] == 29 <= least
+    assert bounds.impossible is not None and "at least 29 safe cells" in bounds.impossible
+    assert check_bounds(reason(LayoutProblem(8, 9, 72 - 29, template=template))).impossible is None
 
 
 def serpentine(size=33, wall_every=4, gap=3):

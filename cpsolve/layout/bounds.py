@@ -408,9 +408,11 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
         bounds.impossible = "a fixed safe cell is cut off from the others"
         return bounds
     moats = moat_bound(reasoning, sorted(reasoning.fixed_safe), deadline)
-    # the dilation rule costs a second on a 100 x 100 board: only when the others have not proved it already
-    proved = max(layered, moats) > reasoning.safe_count
-    dilated = 0 if proved else dilation_bound(reasoning, sorted(reasoning.fixed_safe), deadline)
+    # the dilation rule costs seconds on a 100 x 100 board: only when the others have not proved it already,
+    # and only until its bound proves it
+    needed = reasoning.safe_count + 1
+    proved = max(layered, moats) >= needed
+    dilated = 0 if proved else dilation_bound(reasoning, sorted(reasoning.fixed_safe), deadline, needed)
     bounds.layers = {"layer": layered, "moat": moats, "dilation": dilated}
     bounds.lower = max(layered, moats, dilated)
     if bounds.lower > reasoning.safe_count:

@@ -22,16 +22,32 @@ bottom row at least the greatest top row, and likewise for columns; cols(H) is c
 one on each side that stays on the board. The least w(Z) is a node-weighted Steiner tree: the
 lightest connected set of ``zero_ok`` cells meeting every access set, computed exactly by the
 Dreyfus-Wagner dynamic programme on at most :data:`MAX_GROUPS` of the access sets (the click's and
-those farthest apart; fewer sets can only lower it, so the bound holds). The three terms are each
-at their least, so their sum bounds every Z. Rows and columns play symmetric parts: the rule is
-applied to the transposed board too, and the larger bound kept.
+those farthest apart, after dropping any set that holds another; fewer sets can only lower it, so
+the bound holds). The three terms are each at their least, so their sum bounds every Z: the *span
+count*.
 
-For a single zero cell in the open the bound is 9 (1 + 2 + 2 x 3), and for a path of zero cells
-X columns wide and Y <= X rows tall, away from the edges, 9 + 3X + 2Y: what a diagonal then
-straight path opens. On the open 100 x 100 board of ``benchmarks/cp_families.py`` with 8 fixed
-safe cells it proves at least 410 safe cells, where the layer and moat rules prove 367. Several
-branches of Z in the same rows share those rows' two cells, so on boards whose terminals call for
-a branching tree the bound stays well below the true least N.
+Several branches of Z in the same rows share those rows' two cells in the span count, and a tree
+along the board's edge weighs nothing in w, so a Z that reaches its terminals by strands along
+two edges looks cheap there. The *run count* sees those strands: a row of Z may hold several runs
+(maximal stretches whose zero cells lie at most one cell apart, so that their stretch of H is one),
+and each run's stretch of H holds its zero cells, the cells between them and one more cell on
+either side, so N >= w(Z) + gaps + 2 (the runs in inner rows) + 2 cols(H). Join the cells of each
+run along the row; the runs in inner rows, linked where they touch from one inner row to the next,
+need one step between two inner rows fewer than there are runs for each group of runs they form,
+and the rest of Z joins on through steps that touch the first or last row. So a tree on Z exists
+whose steps between two inner rows are at most the runs in inner rows less one (when Z holds a
+cell of an inner row), and the least tree whose steps between inner rows cost 2 each and a step
+over a cell along a row costs that cell, is at most w(Z) + gaps + 2 (runs in inner rows) - 2: the
+same Dreyfus-Wagner programme computes it, and cols(H) stays the forced span.
+
+Rows and columns play symmetric parts: both counts are applied to the transposed board too, and
+the largest bound kept. For a single zero cell in the open the bound is 9 (1 + 2 + 2 x 3), and for
+a path of zero cells X columns wide and Y <= X rows tall, away from the edges, 9 + 3X + 2Y: what a
+diagonal then straight path opens. On the open boards of ``benchmarks/cp_families.py`` it proves
+at least 504 safe cells on the 100 x 100 board with 8 fixed safe cells (the span count alone: 410;
+the layer and moat rules: 367) and 167 on the 40 x 40 board with 3, whose terminals lie near two
+edges (the span count: 154). A tree that must branch in both directions still shares columns, so on such boards
+the bound stays below the true least N.
 
 Holes are not cells, so there N[Z] is not a clipped square dilation: the rule applies only to
 templates without holes.
@@ -62,7 +78,9 @@ MAX_ROUNDS_PER_SIDE = 2
 _FAR = 1 << 40
 
 
-def dilation_bound(reasoning: Reasoning, terminals: Iterable[Cell], deadline: float | None = None) -> int:
+def dilation_bound(
+    reasoning: Reasoning, terminals: Iterable[Cell], deadline: float | None = None, enough: int | None = None
+) -> int:
     """The dilation rule's lower bound on N (the module docstring); 0 when it does not apply.
 
     Args:
@@ -71,6 +89,9 @@ def dilation_bound(reasoning: Reasoning, terminals: Iterable[Cell], deadline: fl
         deadline: A ``time.perf_counter()`` value: past it the rule stops and returns the bound it has
             (0 before the first orientation is done); so it does when a shortest path inside zero_ok is
             longer than :data:`MAX_ROUNDS_PER_SIDE` times rows + cols cells.
+        enough: Stop at a bound this large (the least N that proves the case), and return 0 at
+            once when a cheap ceiling shows the counts cannot reach it: they cost seconds on a
+            100 x 100 board. None: the largest bound the rule has.
     """
     problem = reasoning.problem
     rows, cols = problem.rows, problem.cols
@@ -90,41 +111,89 @@ def dilation_bound(reasoning: Reasoning, terminals: Iterable[Cell], deadline: fl
         groups.append(group)
     if not groups:
         return 0
-    chosen = _farthest_apart(groups, reasoning.click)
+    chosen = _farthest_apart(_least(groups), reasoning.click)
+    boards = [_Board.of(allowed, groups, chosen), _Board.of(allowed.T, [g.T for g in groups], [g.T for g in chosen])]
+    if enough is not None and max(_ceiling(board, deadline) for board in boards) < enough:
+        return 0  # even the largest value the counts could take falls short: not worth their seconds
     best = 0
-    for transposed in (False, True):
-        if transposed:
-            bound = _oriented(allowed.T, [group.T for group in groups], [group.T for group in chosen], deadline)
-        else:
-            bound = _oriented(allowed, groups, chosen, deadline)
-        if bound is None:
-            return best
-        best = max(best, bound)
+    # the run count goes first: it is the stronger on every structured family's board; the span count
+    # wins on a few small boards whose zero cells run along the edge rows (14 of 1,240 random ones)
+    for count in (_run_count, _span_count):
+        for board in boards:
+            bound = count(board, deadline)
+            if bound is None:
+                return best
+            best = max(best, bound)
+            if enough is not None and best >= enough:
+                return best
     return best
 
 
-def _oriented(
-    allowed: np.ndarray, groups: list[np.ndarray], chosen: list[np.ndarray], deadline: float | None
-) -> int | None:
-    """The bound with the horizontal step first (rows and columns as given); None past the deadline."""
-    rows, cols = allowed.shape
-    weight = np.ones((rows, cols), dtype=np.int64)
-    weight[:, 0] = 0
-    weight[:, cols - 1] = 0
-    weight[0, :] = 0
-    weight[rows - 1, :] = 0
-    group_rows = [np.nonzero(group.any(axis=1))[0] for group in groups]
-    group_cols = [np.nonzero(group.any(axis=0))[0] for group in groups]
-    # Z's top row is at most the least bottom row of a group, its bottom row at least the greatest top row
-    span = _Span(
-        top=min(int(found[-1]) for found in group_rows),
-        bottom=max(int(found[0]) for found in group_rows),
-        left=min(int(found[-1]) for found in group_cols),
-        right=max(int(found[0]) for found in group_cols),
-        rows=rows,
-        cols=cols,
-    )
-    tree = _steiner(allowed, weight, chosen, deadline)
+@dataclass(frozen=True)
+class _Board:
+    """One orientation of the board, with the horizontal step first: what both counts need."""
+
+    allowed: np.ndarray
+    weight: np.ndarray
+    chosen: list[np.ndarray]
+    span: _Span
+    #: Z holds a cell of an inner row (some access set lies wholly in the inner rows)
+    inner: bool
+
+    @classmethod
+    def of(cls, allowed: np.ndarray, groups: list[np.ndarray], chosen: list[np.ndarray]) -> _Board:
+        rows, cols = allowed.shape
+        weight = np.ones((rows, cols), dtype=np.int64)
+        weight[:, 0] = 0
+        weight[:, cols - 1] = 0
+        weight[0, :] = 0
+        weight[rows - 1, :] = 0
+        group_rows = [np.nonzero(group.any(axis=1))[0] for group in groups]
+        group_cols = [np.nonzero(group.any(axis=0))[0] for group in groups]
+        # Z's top row is at most the least bottom row of a group, its bottom row at least the greatest top row
+        span = _Span(
+            top=min(int(found[-1]) for found in group_rows),
+            bottom=max(int(found[0]) for found in group_rows),
+            left=min(int(found[-1]) for found in group_cols),
+            right=max(int(found[0]) for found in group_cols),
+            rows=rows,
+            cols=cols,
+        )
+        inner = any(found[0] >= 1 and found[-1] <= rows - 2 for found in group_rows)
+        return cls(allowed, weight, chosen, span, inner)
+
+
+def _ceiling(board: _Board, deadline: float | None) -> int:
+    """A value neither count can pass, from one cheap tree: a star of cheapest paths from one cell.
+
+    Each count is at most its least tree plus its most rows and columns (2 (rows - 2) + 2 cols for
+    the span count, 2 + 2 cols for the run count), and the least tree at most the cost of any tree
+    meeting every group, such as the union of a cheapest path from one cell of the first group to
+    each other group. _FAR when a path is cut off or the closure gives up (the counts decide then).
+    """
+    rows, cols = board.allowed.shape
+    weight = np.where(board.allowed, board.weight, _FAR)
+    start_cell = tuple(np.argwhere(board.chosen[0] & board.allowed)[:1].ravel())
+    if len(start_cell) < 2:
+        return _FAR
+    ceiling = 0
+    for moves, most in ((_king_moves(), 2 * max(0, rows - 2)), (_run_moves(board.allowed.shape, True), 2)):
+        start = np.full((rows, cols), _FAR, dtype=np.int64)
+        start[start_cell] = weight[start_cell]
+        paths = _extend(start, weight, moves, deadline)
+        if paths is None:
+            return _FAR
+        star = sum(int(paths[group].min()) for group in board.chosen[1:])
+        ceiling = max(ceiling, min(_FAR, star) + most + 2 * cols)
+    return ceiling
+
+
+def _span_count(board: _Board, deadline: float | None) -> int | None:
+    """w(Z) + 2 (Z's inner rows) + 2 cols(H), the rows and columns at least the forced span; None
+    past the deadline or the rounds' limit."""
+    allowed, weight, chosen, span = board.allowed, board.weight, board.chosen, board.span
+    moves = _king_moves()
+    tree = _steiner(allowed, weight, chosen, moves, deadline)
     if tree is None:
         return None
     if tree >= _FAR:
@@ -136,11 +205,39 @@ def _oriented(
             break  # the box is the whole board: no tighter tree inside it
         inside = np.zeros_like(allowed)
         inside[box] = True
-        boxed = _steiner(allowed & inside, weight, chosen, deadline)
+        boxed = _steiner(allowed & inside, weight, chosen, moves, deadline)
         if boxed is None:
             return best
         # Z inside the box has the boxed tree; Z leaving it spans margin + 1 more rows or columns
         best = max(best, min(boxed + span.counted(0), tree + span.counted(margin + 1)))
+    return best
+
+
+def _run_count(board: _Board, deadline: float | None) -> int | None:
+    """w(Z) + gaps + 2 (Z's runs in inner rows) + 2 cols(H), the runs counted by the tree's steps
+    between inner rows; None past the deadline or the rounds' limit."""
+    allowed, weight, chosen, span = board.allowed, board.weight, board.chosen, board.span
+    cols = allowed.shape[1]
+    moves = _run_moves(allowed.shape, jumps=not allowed.all())
+    tree = _steiner(allowed, weight, chosen, moves, deadline)
+    if tree is None:
+        return None
+    if tree >= _FAR:
+        return 0
+    runs = 2 if board.inner else 0  # a tree's steps between inner rows are the runs there less one
+    best = tree + runs + span.columns(0)
+    for margin in MARGINS:
+        first = max(0, min(span.left, span.right) - margin)
+        last = min(cols - 1, max(span.left, span.right) + margin)
+        if (first, last) == (0, cols - 1):
+            break
+        inside = np.zeros_like(allowed)
+        inside[:, first : last + 1] = True
+        boxed = _steiner(allowed & inside, weight, chosen, moves, deadline)
+        if boxed is None:
+            return best
+        # the rows cost nothing beyond the tree here, so only the columns are boxed
+        best = max(best, min(boxed + runs + span.columns(0), tree + runs + span.columns(margin + 1)))
     return best
 
 
@@ -177,6 +274,18 @@ class _Span:
             options.append(self._count(top, bottom, left, right + beyond))
         return min(options, default=self._count(top, bottom, left, right))
 
+    def columns(self, beyond: int) -> int:
+        """2 cols(H) at its least; for beyond > 0, for a Z reaching `beyond` columns past the forced span."""
+        left, right = self.left, self.right
+        if beyond == 0:
+            return 2 * self._widened(left, right)
+        options = []
+        if min(left, right) - beyond >= 0:
+            options.append(2 * self._widened(left - beyond, right))
+        if max(left, right) + beyond <= self.cols - 1:
+            options.append(2 * self._widened(left, right + beyond))
+        return min(options, default=2 * self._widened(left, right))
+
     def box(self, margin: int) -> tuple[slice, slice] | None:
         """The cells within `margin` of the forced span, or None when that is the whole board."""
         first = max(0, min(self.top, self.bottom) - margin)
@@ -207,6 +316,21 @@ class _Span:
         return min(width(x, x) for x in range(right, left + 1))
 
 
+def _least(groups: list[np.ndarray]) -> list[np.ndarray]:
+    """The groups that hold no other group: a set meeting those meets every group (the cells next to
+    the click, for one, all hold the click's own group)."""
+    kept: list[np.ndarray] = []
+    for index, group in enumerate(groups):
+        holds_another = any(
+            not (other & ~group).any() and (index > position or (other != group).any())
+            for position, other in enumerate(groups)
+            if position != index
+        )
+        if not holds_another:
+            kept.append(group)
+    return kept
+
+
 def _farthest_apart(groups: list[np.ndarray], click: Cell | None) -> list[np.ndarray]:
     """At most MAX_GROUPS groups: the click's first, then each time the one farthest from those taken."""
     if len(groups) <= MAX_GROUPS:
@@ -227,18 +351,50 @@ def _chebyshev(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def _steiner(allowed: np.ndarray, weight: np.ndarray, groups: list[np.ndarray], deadline: float | None) -> int | None:
-    """The least weight of a king-connected set of allowed cells meeting every group (Dreyfus-Wagner).
+#: A step of a path in the Steiner programme: rows and columns moved, and what it costs on top of the
+#: cell it enters (an array over the cell entered, or None for nothing).
+_Move = tuple[int, int, "np.ndarray | None"]
 
-    ``best[S]`` holds, for each cell v, the least weight of a connected set holding v and meeting
-    the groups of S; a set for S splits at v into sets for two complementary parts of S, whose
-    weights add up less v's counted twice, and then extends along shortest paths.
+
+def _king_moves() -> list[_Move]:
+    """The eight king steps, free: the span count charges rows and columns apart from the tree."""
+    return [(dr, dc, None) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+
+
+def _run_moves(shape: tuple[int, int], jumps: bool) -> list[_Move]:
+    """King steps where a change of row between two inner rows costs 2 (a run more), and, when some
+    cells may not be zero, a step of two along a row over the cell between, which costs that cell
+    (1 in an inner row): two zero cells one apart share one run of H."""
+    rows, cols = shape
+    inner = np.zeros(rows, dtype=bool)
+    inner[1 : rows - 1] = True
+    moves: list[_Move] = [(0, -1, None), (0, 1, None)]
+    for dr in (-1, 1):
+        source = np.zeros(rows, dtype=bool)  # the row stepped from, row - dr, is inner
+        source[max(0, dr) : rows - max(0, -dr)] = inner[max(0, -dr) : rows - max(0, dr)]
+        cost = np.repeat((2 * (inner & source)).astype(np.int64)[:, None], cols, axis=1)
+        moves += [(dr, dc, cost) for dc in (-1, 0, 1)]
+    if jumps:
+        gap = np.repeat(inner.astype(np.int64)[:, None], cols, axis=1)
+        moves += [(0, -2, gap), (0, 2, gap)]
+    return moves
+
+
+def _steiner(
+    allowed: np.ndarray, weight: np.ndarray, groups: list[np.ndarray], moves: list[_Move], deadline: float | None
+) -> int | None:
+    """The least cost of a connected set of allowed cells meeting every group (Dreyfus-Wagner).
+
+    A set costs its cells' weights and the extra cost of the `moves` of a tree joining it.
+    ``best[S]`` holds, for each cell v, the least cost of a tree holding v and meeting the groups
+    of S; a tree for S splits at v into trees for two complementary parts of S, whose costs add up
+    less v's weight counted twice, and then extends along cheapest paths.
     """
     weight = np.where(allowed, weight, _FAR)
     best: dict[int, np.ndarray] = {}
     for index, group in enumerate(groups):
         start = np.where(group & allowed, weight, _FAR)
-        grown = _extend(start, weight, deadline)
+        grown = _extend(start, weight, moves, deadline)
         if grown is None:
             return None
         best[1 << index] = grown
@@ -253,22 +409,22 @@ def _steiner(allowed: np.ndarray, weight: np.ndarray, groups: list[np.ndarray], 
             if part & lowest:  # each split once
                 np.minimum(joined, best[part] + best[subset ^ part] - weight, out=joined)
             part = (part - 1) & subset
-        grown = _extend(np.minimum(joined, _FAR), weight, deadline)
+        grown = _extend(np.minimum(joined, _FAR), weight, moves, deadline)
         if grown is None:
             return None
         best[subset] = grown
     return int(best[full].min())
 
 
-def _extend(cost: np.ndarray, weight: np.ndarray, deadline: float | None) -> np.ndarray | None:
-    """Shortest-path closure: cost[v] = min(cost[v], cost[u] + weight[v]) over king neighbours u, to a fixpoint.
+def _extend(cost: np.ndarray, weight: np.ndarray, moves: list[_Move], deadline: float | None) -> np.ndarray | None:
+    """Cheapest-path closure: cost[v] = min(cost[v], cost[u] + move cost + weight[v]) over moves u -> v, to a fixpoint.
 
-    Each round lets paths grow by one cell. None past the deadline, or after :data:`MAX_ROUNDS_PER_SIDE`
+    Each round lets paths grow by one step. None past the deadline, or after :data:`MAX_ROUNDS_PER_SIDE`
     times rows + cols rounds: shortest paths that long wind through a maze (of fixed mines), where the
     layer and moat rules are the ones that count, and the rounds would cost seconds.
     """
     rows, cols = cost.shape
-    padded = np.full((rows + 2, cols + 2), _FAR, dtype=np.int64)
+    padded = np.full((rows + 4, cols + 4), _FAR, dtype=np.int64)
     rounds = 0
     while True:
         rounds += 1
@@ -276,12 +432,12 @@ def _extend(cost: np.ndarray, weight: np.ndarray, deadline: float | None) -> np.
             return None
         if deadline is not None and rounds % 32 == 0 and time.perf_counter() > deadline:
             return None
-        padded[1:-1, 1:-1] = cost
-        near = padded[1:-1, 1:-1].copy()
-        for dr in (0, 1, 2):
-            for dc in (0, 1, 2):
-                if dr != 1 or dc != 1:
-                    np.minimum(near, padded[dr : dr + rows, dc : dc + cols], out=near)
+        padded[2:-2, 2:-2] = cost
+        near = np.full((rows, cols), _FAR, dtype=np.int64)
+        for dr, dc, extra in moves:
+            # the cell a step of (dr, dc) comes from is (row - dr, col - dc)
+            came = padded[2 - dr : 2 - dr + rows, 2 - dc : 2 - dc + cols]
+            np.minimum(near, came if extra is None else came + extra, out=near)
         better = np.minimum(cost, np.minimum(near + weight, _FAR))
         if np.array_equal(better, cost):
             return cost
