@@ -177,7 +177,8 @@ def _ceiling(board: _Board, deadline: float | None) -> int:
     if len(start_cell) < 2:
         return _FAR
     ceiling = 0
-    for moves, most in ((_king_moves(), 2 * max(0, rows - 2)), (_run_moves(board.allowed.shape, True), 2)):
+    run_moves = _run_moves(board.allowed.shape, jumps=not board.allowed.all())
+    for moves, most in ((_king_moves(), 2 * max(0, rows - 2)), (run_moves, 2)):
         start = np.full((rows, cols), _FAR, dtype=np.int64)
         start[start_cell] = weight[start_cell]
         paths = _extend(start, weight, moves, deadline)
