@@ -46,8 +46,8 @@ a path of zero cells X columns wide and Y <= X rows tall, away from the edges, 9
 diagonal then straight path opens. On the open boards of ``benchmarks/cp_families.py`` it proves
 at least 504 safe cells on the 100 x 100 board with 8 fixed safe cells (the span count alone: 410;
 the layer and moat rules: 367) and 167 on the 40 x 40 board with 3, whose terminals lie near two
-edges (the span count: 154). A tree that must branch in both directions still shares columns, so on such boards
-the bound stays below the true least N.
+edges (the span count: 154). A tree that must branch in both directions still shares columns, so
+on such boards the bound stays below the true least N.
 
 Holes are not cells, so there N[Z] is not a clipped square dilation: the rule applies only to
 templates without holes.
@@ -56,7 +56,7 @@ templates without holes.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -139,6 +139,8 @@ class _Board:
     span: _Span
     #: Z holds a cell of an inner row (some access set lies wholly in the inner rows)
     inner: bool
+    king_moves: list[_Move]
+    run_moves: list[_Move]
 
     @classmethod
     def of(cls, allowed: np.ndarray, groups: list[np.ndarray], chosen: list[np.ndarray]) -> _Board:
@@ -160,7 +162,8 @@ class _Board:
             cols=cols,
         )
         inner = any(found[0] >= 1 and found[-1] <= rows - 2 for found in group_rows)
-        return cls(allowed, weight, chosen, span, inner)
+        run_moves = _run_moves(allowed.shape, jumps=not allowed.all())
+        return cls(allowed, weight, chosen, span, inner, _king_moves(), run_moves)
 
 
 def _ceiling(board: _Board, deadline: float | None) -> int:
@@ -177,8 +180,7 @@ def _ceiling(board: _Board, deadline: float | None) -> int:
     if len(start_cell) < 2:
         return _FAR
     ceiling = 0
-    run_moves = _run_moves(board.allowed.shape, jumps=not board.allowed.all())
-    for moves, most in ((_king_moves(), 2 * max(0, rows - 2)), (run_moves, 2)):
+    for moves, most in ((board.king_moves, 2 * max(0, rows - 2)), (board.run_moves, 2)):
         start = np.full((rows, cols), _FAR, dtype=np.int64)
         start[start_cell] = weight[start_cell]
         paths = _extend(start, weight, moves, deadline)
@@ -192,53 +194,51 @@ def _ceiling(board: _Board, deadline: float | None) -> int:
 def _span_count(board: _Board, deadline: float | None) -> int | None:
     """w(Z) + 2 (Z's inner rows) + 2 cols(H), the rows and columns at least the forced span; None
     past the deadline or the rounds' limit."""
-    allowed, weight, chosen, span = board.allowed, board.weight, board.chosen, board.span
-    moves = _king_moves()
-    tree = _steiner(allowed, weight, chosen, moves, deadline)
-    if tree is None:
-        return None
-    if tree >= _FAR:
-        return 0  # the access sets are not joined inside zero_ok: the layer rule says so
-    best = tree + span.counted(0)
-    for margin in MARGINS:
-        box = span.box(margin)
-        if box is None:
-            break  # the box is the whole board: no tighter tree inside it
-        inside = np.zeros_like(allowed)
-        inside[box] = True
-        boxed = _steiner(allowed & inside, weight, chosen, moves, deadline)
-        if boxed is None:
-            return best
-        # Z inside the box has the boxed tree; Z leaving it spans margin + 1 more rows or columns
-        best = max(best, min(boxed + span.counted(0), tree + span.counted(margin + 1)))
-    return best
+    return _count(board, board.king_moves, board.span.counted, board.span.box, deadline)
 
 
 def _run_count(board: _Board, deadline: float | None) -> int | None:
     """w(Z) + gaps + 2 (Z's runs in inner rows) + 2 cols(H), the runs counted by the tree's steps
     between inner rows; None past the deadline or the rounds' limit."""
-    allowed, weight, chosen, span = board.allowed, board.weight, board.chosen, board.span
-    cols = allowed.shape[1]
-    moves = _run_moves(allowed.shape, jumps=not allowed.all())
+    span = board.span
+    runs = 2 if board.inner else 0  # a tree's steps between inner rows are the runs there less one
+
+    def added(beyond: int) -> int:
+        return runs + span.columns(beyond)
+
+    # the rows cost nothing beyond the tree here, so only the columns are boxed
+    return _count(board, board.run_moves, added, span.column_box, deadline)
+
+
+def _count(
+    board: _Board,
+    moves: list[_Move],
+    added: Callable[[int], int],
+    box: Callable[[int], tuple[slice, slice] | None],
+    deadline: float | None,
+) -> int | None:
+    """The least tree under `moves`, plus what the rows and columns add (`added(beyond)`, for a Z
+    reaching `beyond` past the forced span); the tree is also computed inside each of
+    :data:`MARGINS`'s boxes (`box(margin)`, None for the whole board), since a Z leaving the box
+    reaches margin + 1 past the span, which `added` then counts instead. None past the deadline
+    or the rounds' limit."""
+    allowed, weight, chosen = board.allowed, board.weight, board.chosen
     tree = _steiner(allowed, weight, chosen, moves, deadline)
     if tree is None:
         return None
     if tree >= _FAR:
-        return 0
-    runs = 2 if board.inner else 0  # a tree's steps between inner rows are the runs there less one
-    best = tree + runs + span.columns(0)
+        return 0  # the access sets are not joined inside zero_ok: the layer rule says so
+    best = tree + added(0)
     for margin in MARGINS:
-        first = max(0, min(span.left, span.right) - margin)
-        last = min(cols - 1, max(span.left, span.right) + margin)
-        if (first, last) == (0, cols - 1):
-            break
+        cells = box(margin)
+        if cells is None:
+            break  # the box is the whole board: no tighter tree inside it
         inside = np.zeros_like(allowed)
-        inside[:, first : last + 1] = True
+        inside[cells] = True
         boxed = _steiner(allowed & inside, weight, chosen, moves, deadline)
         if boxed is None:
             return best
-        # the rows cost nothing beyond the tree here, so only the columns are boxed
-        best = max(best, min(boxed + runs + span.columns(0), tree + runs + span.columns(margin + 1)))
+        best = max(best, min(boxed + added(0), tree + added(margin + 1)))
     return best
 
 
@@ -296,6 +296,14 @@ class _Span:
         if (first, last, start, end) == (0, self.rows - 1, 0, self.cols - 1):
             return None
         return slice(first, last + 1), slice(start, end + 1)
+
+    def column_box(self, margin: int) -> tuple[slice, slice] | None:
+        """Every row, and the columns within `margin` of the forced span; None when that is the whole board."""
+        start = max(0, min(self.left, self.right) - margin)
+        end = min(self.cols - 1, max(self.left, self.right) + margin)
+        if (start, end) == (0, self.cols - 1):
+            return None
+        return slice(0, self.rows), slice(start, end + 1)
 
     def _count(self, top: int, bottom: int, left: int, right: int) -> int:
         return 2 * self._inner_rows(top, bottom) + 2 * self._widened(left, right)
