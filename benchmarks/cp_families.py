@@ -15,6 +15,9 @@ The last two templates were added after the first 160 cases (so those stay as th
 13 x 13 rooms with corridors 3 wide and walls of holes (53 x 53) and a 90 x 90 open board with 7
 fixed safe cells, the sizes of the two cases a student's own set left undecided at 60 s.
 
+With ``--holes H``, each open board gets H holes at random ``?`` cells (drawn from a generator of
+their own, so the other families stay as they are): open boards that are not quite open.
+
 For each template, M is chosen so that N (safe cells) runs from below the tightest connection
 (the zero cells cannot reach every fixed safe cell) to nearly all cells. Usage:
 
@@ -22,6 +25,7 @@ For each template, M is chosen so that N (safe cells) runs from below the tighte
     python benchmarks/cp_families.py --phases none --encoding levels              # the strong model alone
     python benchmarks/cp_families.py --phases none --model textbook --encoding flow   # the statement alone
     python benchmarks/cp_families.py --family maze --time-limit 4 --json out.json
+    python benchmarks/cp_families.py --family open --holes 5                      # open boards with 5 holes
 
 Prints one line per case, then per family: cases, decided, Possible/Impossible, median and worst.
 """
@@ -150,9 +154,24 @@ def cases_of(name: str, template: tuple[str, ...]) -> Iterator[tuple[str, Layout
         yield f"{name} N={safe}", LayoutProblem(len(template), len(template[0]), mines, template=template)
 
 
-def families(seed: int = 1) -> dict[str, list[tuple[str, LayoutProblem]]]:
-    """The families, each a list of (case name, problem); seeded."""
+def with_holes(template: tuple[str, ...], holes: int, rng: random.Random) -> tuple[str, ...]:
+    """`template` with `holes` of its ``?`` cells made holes."""
+    grid = [list(line) for line in template]
+    free = [(r, c) for r, line in enumerate(grid) for c, symbol in enumerate(line) if symbol == "?"]
+    for r, c in rng.sample(free, min(holes, len(free))):
+        grid[r][c] = "#"
+    return tuple("".join(line) for line in grid)
+
+
+def families(seed: int = 1, holes: int = 0) -> dict[str, list[tuple[str, LayoutProblem]]]:
+    """The families, each a list of (case name, problem); seeded. `holes`: holes on each open board."""
     rng = random.Random(seed)
+    hole_rng = random.Random(f"{seed}-holes")
+
+    def open_template(size: int, terminals: int) -> tuple[str, ...]:
+        template = open_board(size, terminals, rng)
+        return with_holes(template, holes, hole_rng) if holes else template
+
     out: dict[str, list[tuple[str, LayoutProblem]]] = collections.defaultdict(list)
     for wall, kind in (("#", "holes"), ("*", "mines")):
         for width in (2, 3):
@@ -163,10 +182,10 @@ def families(seed: int = 1) -> dict[str, list[tuple[str, LayoutProblem]]]:
                 name = f"spiral-{kind}-{width}"
                 out[name] += cases_of(f"{name} {size}", spiral(size, width, wall))
     for size, terminals in ((40, 3), (60, 5), (80, 6), (100, 8)):
-        out[f"open-{terminals}"] += cases_of(f"open {size}x{size} K={terminals}", open_board(size, terminals, rng))
+        out[f"open-{terminals}"] += cases_of(f"open {size}x{size} K={terminals}", open_template(size, terminals))
     # added later, after the first 160 cases, so that those keep their seeds
     out["maze-holes-3"] += cases_of("maze-holes-3 13x13", maze(13, 13, 3, "#", rng))
-    out["open-7"] += cases_of("open 90x90 K=7", open_board(90, 7, rng))
+    out["open-7"] += cases_of("open 90x90 K=7", open_template(90, 7))
     return dict(out)
 
 
@@ -180,6 +199,7 @@ def main() -> None:
     parser.add_argument("--encoding", default=None)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--family", default="", help="only families whose name contains this")
+    parser.add_argument("--holes", type=int, default=0, help="holes drawn at random on each open board")
     parser.add_argument("--json", default=None, help="write every case's result to this file")
     args = parser.parse_args()
     from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
@@ -193,7 +213,7 @@ def main() -> None:
         model=args.model,
     )
     rows = []
-    for family, cases in families(args.seed).items():
+    for family, cases in families(args.seed, args.holes).items():
         if args.family not in family:
             continue
         for name, problem in cases:

@@ -220,11 +220,52 @@ def test_dilation_ceiling_skips_a_large_n():
     assert dilation_bound(reasoning, terminals, enough=800) == 0
 
 
-def test_dilation_rule_leaves_templates_with_holes_alone():
-    """Holes are not cells, so the clipped square count does not hold there: the rule gives 0."""
+def test_dilation_rule_counts_holes_as_cells_it_may_lose():
+    """Holes are not cells: the counts are made on the whole rectangle, less one cell for each hole next to
+    a cell that may be zero. Here 3 holes: the bound is 7, the fewest safe cells of a winning board 10."""
     template = ("c???#", "????#", "???.#")
+    cells, boards = winning_boards(template)
+    least = min(len(cells) - len(mines) for mines, _click in boards)
     reasoning = reason(LayoutProblem(3, 5, 3, template=template))
-    assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) == 0
+    assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) == 7 <= least == 10
+
+
+def with_holes(rng, template, count):
+    """`template` with `count` of its ``?`` cells made holes."""
+    grid = [list(line) for line in template]
+    free = [(r, c) for r, line in enumerate(grid) for c, symbol in enumerate(line) if symbol == "?"]
+    for r, c in rng.sample(free, min(count, len(free))):
+        grid[r][c] = "#"
+    return tuple("".join(line) for line in grid)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_dilation_bound_with_holes_against_the_least_winning_board(seed):
+    """Boards up to 7 x 9 with 1 to 4 holes: the bound never exceeds the fewest safe cells of a winning board."""
+    rng = random.Random(3000 + seed)
+    rows, cols = rng.randint(4, 7), rng.randint(5, 9)
+    template = with_holes(rng, open_sketch(rng, rows, cols, border=0.7), rng.randint(1, 4))
+    least = least_safe_cells(template)
+    if least is None:
+        return  # nothing wins: no N to compare with
+    cells = sum(len(line) - line.count("#") for line in template)
+    reasoning = reason(LayoutProblem(rows, cols, cells - least, template=template))
+    assert reasoning.impossible is None, (template, least, reasoning.impossible)
+    assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) <= least, template
+
+
+def test_dilation_rule_proves_a_board_with_a_hole():
+    """The strands board below with a hole in its corner: the counts give 29 on the rectangle, 28 with the
+    hole taken off (CP-SAT's fewest safe cells: 33), and prove N = 27 Impossible where the layer (12) and
+    moat (18) rules cannot."""
+    template = ("?????????", ".?????.??", "?????????", "?????????", "?????????", "?????????", "????c????", "????????#")
+    assert least_safe_cells(template) == 33
+    reasoning = reason(LayoutProblem(8, 9, 71 - 27, template=template))
+    assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) == 28
+    bounds = check_bounds(reasoning)
+    assert bounds.layers["layer"] == 12 and bounds.layers["moat"] == 18
+    assert bounds.impossible is not None and "at least 28 safe cells" in bounds.impossible
+    assert check_bounds(reason(LayoutProblem(8, 9, 71 - 28, template=template))).impossible is None
 
 
 def test_run_count_sees_strands_along_two_edges():

@@ -35,7 +35,8 @@ next layer, and one whose next layer would meet another set's cells merges with 
 union then taking its first layer clear of both.
 
 A fourth bound, the dilation rule (:mod:`cpsolve.layout.dilation`), counts the rows and columns the
-zero cells must span on a template without holes. A rule whose bound exceeds N proves Impossible.
+zero cells must span (on a template with holes, less one cell for each hole it may count). A rule whose
+bound exceeds N proves Impossible.
 """
 
 from __future__ import annotations
@@ -384,7 +385,7 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
     """Apply the rules to a reasoning with regions (N > 1); Impossible when one proves it.
 
     The separator, layer and moat rules are this module's; the dilation rule is
-    :mod:`cpsolve.layout.dilation`'s (templates without holes).
+    :mod:`cpsolve.layout.dilation`'s.
     """
     forced, complete = forced_safe(reasoning, deadline)
     bounds = Bounds(forced=forced, complete=complete)

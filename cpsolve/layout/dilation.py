@@ -49,8 +49,11 @@ the layer and moat rules: 367) and 167 on the 40 x 40 board with 3, whose termin
 edges (the span count: 154). A tree that must branch in both directions still shares columns, so
 on such boards the bound stays below the true least N.
 
-Holes are not cells, so there N[Z] is not a clipped square dilation: the rule applies only to
-templates without holes.
+Holes are not cells, so on a template with holes N[Z] is the clipped square dilation less the holes
+it covers. Z itself avoids them (they are not in ``zero_ok``), and nothing above asks more of Z than
+that, so both counts hold for the dilation taken on the whole rectangle, holes counted as cells; the
+dilation covers only holes next to a cell of Z, so N >= count - (holes next to a cell of zero_ok).
+A few holes on an open board cost the bound a few cells; a maze of holes leaves it nothing.
 """
 
 from __future__ import annotations
@@ -74,6 +77,10 @@ MAX_GROUPS = 5
 MARGINS = (4, 12)
 #: The closure gives up after this many times rows + cols rounds (a path that long winds through a maze).
 MAX_ROUNDS_PER_SIDE = 2
+#: Templates with more holes next to a cell that may be zero than this many per row and column are
+#: left alone: each hole costs the bound a cell, and on the mazes and spirals of holes of
+#: benchmarks/cp_families.py (hundreds of holes) the rule proved nothing while taking up to 0.1 s.
+MAX_HOLES_PER_SIDE = 1
 #: Larger than any weight a Steiner tree on the largest board can have.
 _FAR = 1 << 40
 
@@ -84,7 +91,7 @@ def dilation_bound(
     """The dilation rule's lower bound on N (the module docstring); 0 when it does not apply.
 
     Args:
-        reasoning: The reasoning (problem, click, closed, zero_ok) of a template without holes.
+        reasoning: The reasoning (problem, click, closed, zero_ok).
         terminals: Cells safe on every winning board, the pinned click among them.
         deadline: A ``time.perf_counter()`` value: past it the rule stops and returns the bound it has
             (0 before the first orientation is done); so it does when a shortest path inside zero_ok is
@@ -95,9 +102,14 @@ def dilation_bound(
     """
     problem = reasoning.problem
     rows, cols = problem.rows, problem.cols
-    template = problem.template
-    if rows < 2 or cols < 2 or (template is not None and any(HOLE in line for line in template)):
+    if rows < 2 or cols < 2:
         return 0
+    # the counts are made on the whole rectangle, holes counted as cells: they cover at most these
+    holes = _holes_next_to(problem.template, reasoning.zero_ok)
+    if holes > MAX_HOLES_PER_SIDE * (rows + cols):
+        return 0  # a maze of holes: the bound would lose more than the counts can give
+    if enough is not None:
+        enough += holes
     allowed = np.zeros((rows, cols), dtype=bool)
     for cell in reasoning.zero_ok:
         allowed[cell] = True
@@ -115,18 +127,30 @@ def dilation_bound(
     boards = [_Board.of(allowed, groups, chosen), _Board.of(allowed.T, [g.T for g in groups], [g.T for g in chosen])]
     if enough is not None and max(_ceiling(board, deadline) for board in boards) < enough:
         return 0  # even the largest value the counts could take falls short: not worth their seconds
-    best = 0
+    best = holes  # so that what is returned, best - holes, is never below 0
     # the run count goes first: it is the stronger on every structured family's board; the span count
     # wins on a few small boards whose zero cells run along the edge rows (14 of 1,240 random ones)
     for count in (_run_count, _span_count):
         for board in boards:
             bound = count(board, deadline)
             if bound is None:
-                return best
+                return best - holes
             best = max(best, bound)
             if enough is not None and best >= enough:
-                return best
-    return best
+                return best - holes
+    return best - holes
+
+
+def _holes_next_to(template: tuple[str, ...] | None, zero_ok: frozenset[Cell]) -> int:
+    """The holes of `template` with a cell of `zero_ok` among their eight neighbours."""
+    if template is None:
+        return 0
+    return sum(
+        1
+        for r, line in enumerate(template)
+        for c, symbol in enumerate(line)
+        if symbol == HOLE and any((r + dr, c + dc) in zero_ok for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    )
 
 
 @dataclass(frozen=True)
