@@ -50,6 +50,7 @@ __all__ = [
     "interrupts_deferred",
     "children_ignore_interrupts",
     "mark_answered",
+    "exit_after_answer",
     "answered",
     "solve",
 ]
@@ -66,6 +67,7 @@ class _Held:
         self.pending = False
         self.pressed = False
         self.answered = False
+        self.exit_after_answer = False
         self.solvers: set[cp_model.CpSolver] = set()
         self.lock = threading.Lock()
 
@@ -183,8 +185,13 @@ def _holding(stop_solves: bool) -> Iterator[None]:
             # a press the watcher had not taken yet would interrupt an answer already whole: drop it
             while signal.sigtimedwait({signal.SIGINT}, 0) is not None:
                 pass
-        # CP-SAT may have left SIGINT at the system default: put Python's handler back first
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if _held.answered and _held.exit_after_answer:
+            # the process only exits from here on: a press would raise KeyboardInterrupt wherever Python
+            # is then (an import's clean-up prints "Exception ignored ..."), so the answer stands alone
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        else:
+            # CP-SAT may have left SIGINT at the system default: put Python's handler back first
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
@@ -195,6 +202,12 @@ def mark_answered() -> None:
     command, its answer already written whole, with exit 130.
     """
     _held.answered = True
+
+
+def exit_after_answer() -> None:
+    """Say that this process ends once its command has answered (the console script, not a library user):
+    from the answer on, Ctrl-C is ignored instead of raising KeyboardInterrupt during the exit."""
+    _held.exit_after_answer = True
 
 
 def answered() -> bool:

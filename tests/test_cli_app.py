@@ -151,7 +151,8 @@ main()
 
 
 @pytest.mark.parametrize(
-    "module", ["typer", "typer.core", "cpsolve.cli.app", "cpsolve.cli.options", "cpsolve.layout", "numpy"]
+    "module",
+    ["typer", "typer.core", "cpsolve.cli.app", "cpsolve.cli.options", "cpsolve.interrupt", "cpsolve.layout", "numpy"],
 )
 def test_ctrl_c_while_the_command_line_loads_is_one_line_and_130(module):
     done = subprocess.run([sys.executable, "-c", _INTERRUPT_AT, module], capture_output=True, text=True, timeout=120)
@@ -189,6 +190,21 @@ def _layout_with_a_press(when: str) -> subprocess.CompletedProcess[str]:
 
 def test_ctrl_c_after_the_whole_answer_changes_nothing():
     done = _layout_with_a_press("after")
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "c..\n...\n..*\n")
+
+
+def test_ctrl_c_while_the_process_exits_after_the_answer_changes_nothing():
+    """A real SIGINT once the command has answered, while Python runs its exit handlers (a CI run once had one
+    land in an import's clean-up there, which printed "Exception ignored ... KeyboardInterrupt"): ignored."""
+    script = (
+        "import atexit, os, signal, sys, time\n"
+        "def press():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(0.2)  # Python's own handler would raise KeyboardInterrupt here\n"
+        "atexit.register(press)\n"
+        "from cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\nmain()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr, done.stdout) == (0, "", "c..\n...\n..*\n")
 
 

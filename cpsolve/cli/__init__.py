@@ -51,6 +51,9 @@ def main() -> None:
     """
     try:
         try:
+            from cpsolve.interrupt import exit_after_answer
+
+            exit_after_answer()
             app()
         except KeyboardInterrupt:  # before a command holds Ctrl-C (typer building the commands)
             _answered_or_interrupted()
