@@ -159,33 +159,37 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line_and_130(module):
     assert (done.returncode, done.stderr, done.stdout) == (130, "cpsolve: interrupted\n", "")
 
 
+def _layout_in_a_child(prelude: str) -> subprocess.CompletedProcess[str]:
+    """``cpsolve layout 3 3 1`` run by the console script's main() in a child process, after the Python `prelude`."""
+    script = (
+        prelude + "import sys\nfrom cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\nmain()\n"
+    )
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+
+
 def test_ctrl_c_inside_typer_building_a_command_is_130_not_a_kill_by_sigint():
     """typer evaluates the commands' annotations with eval(); CPython remembers a KeyboardInterrupt that left one
     and killed the process by SIGINT at exit (-2), after cpsolve had said "interrupted"."""
-    script = (
-        "import sys, typer\nreal = typer.Option\nfired = []\n"
+    done = _layout_in_a_child(
+        "import typer\nreal = typer.Option\nfired = []\n"
         "def option(*args, **kwargs):\n"
         "    if not fired:\n        fired.append(1)\n        raise KeyboardInterrupt\n"
         "    return real(*args, **kwargs)\n"
         "typer.Option = option\n"
-        "from cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\nmain()\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr, done.stdout) == (130, "cpsolve: interrupted\n", "")
 
 
 def _layout_with_a_press(when: str) -> subprocess.CompletedProcess[str]:
     """``cpsolve layout 3 3 1`` in a child process, with a Ctrl-C (a KeyboardInterrupt in the main thread) at the
     moment the command has written its answer: `when` is "before" it returns or "after" it has returned."""
-    script = (
-        "import sys, cpsolve.interrupt as held\nreal = held.mark_answered\n"
+    return _layout_in_a_child(
+        "import cpsolve.interrupt as held\nreal = held.mark_answered\n"
         "def press():\n"
         f"    if {when!r} == 'after':\n        real()\n"
         "    raise KeyboardInterrupt\n"
         "held.mark_answered = press\n"
-        "from cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\nmain()\n"
     )
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
 
 
 def test_ctrl_c_after_the_whole_answer_changes_nothing():
@@ -196,15 +200,13 @@ def test_ctrl_c_after_the_whole_answer_changes_nothing():
 def test_ctrl_c_while_the_process_exits_after_the_answer_changes_nothing():
     """A real SIGINT once the command has answered, while Python runs its exit handlers (a CI run once had one
     land in an import's clean-up there, which printed "Exception ignored ... KeyboardInterrupt"): ignored."""
-    script = (
-        "import atexit, os, signal, sys, time\n"
+    done = _layout_in_a_child(
+        "import atexit, os, signal, time\n"
         "def press():\n"
         "    os.kill(os.getpid(), signal.SIGINT)\n"
         "    time.sleep(0.2)  # Python's own handler would raise KeyboardInterrupt here\n"
         "atexit.register(press)\n"
-        "from cpsolve.cli import main\nsys.argv = ['cpsolve', 'layout', '3', '3', '1']\nmain()\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr, done.stdout) == (0, "", "c..\n...\n..*\n")
 
 
