@@ -64,7 +64,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpsolve.grid import Cell
+from cpsolve.grid import Cell, box_sum
 from cpsolve.layout.reasoning import Reasoning, access_cells
 from cpsolve.symbols import HOLE
 
@@ -104,15 +104,13 @@ def dilation_bound(
     rows, cols = problem.rows, problem.cols
     if rows < 2 or cols < 2:
         return 0
-    # the counts are made on the whole rectangle, holes counted as cells: they cover at most these
-    holes = _holes_next_to(problem.template, reasoning.zero_ok)
-    if holes > MAX_HOLES_PER_SIDE * (rows + cols):
-        return 0  # a maze of holes: the bound would lose more than the counts can give
-    if enough is not None:
-        enough += holes
     allowed = np.zeros((rows, cols), dtype=bool)
     for cell in reasoning.zero_ok:
         allowed[cell] = True
+    # the counts are made on the whole rectangle, holes counted as cells: they cover at most these
+    holes = _holes_next_to(problem.template, allowed)
+    if holes > MAX_HOLES_PER_SIDE * (rows + cols):
+        return 0  # a maze of holes: the bound would lose more than the counts can give
     groups = []
     for terminal in sorted(terminals):
         cells = access_cells(terminal, reasoning.click, reasoning.zero_ok, reasoning.closed)
@@ -125,32 +123,35 @@ def dilation_bound(
         return 0
     chosen = _farthest_apart(_least(groups), reasoning.click)
     boards = [_Board.of(allowed, groups, chosen), _Board.of(allowed.T, [g.T for g in groups], [g.T for g in chosen])]
-    if enough is not None and max(_ceiling(board, deadline) for board in boards) < enough:
+    needed = None if enough is None else enough + holes
+    if needed is not None and max(_ceiling(board, deadline) for board in boards) < needed:
         return 0  # even the largest value the counts could take falls short: not worth their seconds
-    best = holes  # so that what is returned, best - holes, is never below 0
+    return max(0, _largest_count(boards, deadline, needed) - holes)
+
+
+def _largest_count(boards: list[_Board], deadline: float | None, enough: int | None) -> int:
+    """The larger of the run and span counts over both orientations, stopping once one reaches `enough`
+    (and at the deadline or the rounds' limit, with what it has: 0 before the first count)."""
+    best = 0
     # the run count goes first: it is the stronger on every structured family's board; the span count
     # wins on a few small boards whose zero cells run along the edge rows (14 of 1,240 random ones)
     for count in (_run_count, _span_count):
         for board in boards:
             bound = count(board, deadline)
             if bound is None:
-                return best - holes
+                return best
             best = max(best, bound)
             if enough is not None and best >= enough:
-                return best - holes
-    return best - holes
+                return best
+    return best
 
 
-def _holes_next_to(template: tuple[str, ...] | None, zero_ok: frozenset[Cell]) -> int:
-    """The holes of `template` with a cell of `zero_ok` among their eight neighbours."""
+def _holes_next_to(template: tuple[str, ...] | None, allowed: np.ndarray) -> int:
+    """The holes of `template` with an `allowed` cell (one that may be zero) among their eight neighbours."""
     if template is None:
         return 0
-    return sum(
-        1
-        for r, line in enumerate(template)
-        for c, symbol in enumerate(line)
-        if symbol == HOLE and any((r + dr, c + dc) in zero_ok for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
-    )
+    hole = np.array([[symbol == HOLE for symbol in line] for line in template], dtype=bool)
+    return int((hole & (box_sum(allowed) > 0)).sum())
 
 
 @dataclass(frozen=True)
