@@ -163,7 +163,7 @@ def test_phase_without_time_gives_unknown(monkeypatch):
     """Time that runs out between phases: the model phases are skipped, and the verdict is UNKNOWN."""
     from cpsolve.layout import grow as grow_module
 
-    def slow_grow(analysis, deadline, seed=0, max_restarts=None):
+    def slow_grow(analysis, deadline, seed=0, max_restarts=None, tree_deadline=None, tight=False):
         import time
 
         time.sleep(0.6)  # overrun the whole limit of 0.5 s

@@ -21,10 +21,10 @@ of N[t] that may be zero), so its top row is at most the least bottom row of an 
 bottom row at least the greatest top row, and likewise for columns; cols(H) is cols(Z) widened by
 one on each side that stays on the board. The least w(Z) is a node-weighted Steiner tree: the
 lightest connected set of ``zero_ok`` cells meeting every access set, computed exactly by the
-Dreyfus-Wagner dynamic programme on at most :data:`MAX_GROUPS` of the access sets (the click's and
-those farthest apart, after dropping any set that holds another; fewer sets can only lower it, so
-the bound holds). The three terms are each at their least, so their sum bounds every Z: the *span
-count*.
+Dreyfus-Wagner dynamic programme (:mod:`cpsolve.layout.steiner`) on at most :data:`MAX_GROUPS` of
+the access sets (the click's and those farthest apart, after dropping any set that holds another;
+fewer sets can only lower it, so the bound holds). The three terms are each at their least, so
+their sum bounds every Z: the *span count*.
 
 Several branches of Z in the same rows share those rows' two cells in the span count, and a tree
 along the board's edge weighs nothing in w, so a Z that reaches its terminals by strands along
@@ -58,7 +58,6 @@ A few holes on an open board cost the bound a few cells; a maze of holes leaves 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -66,6 +65,7 @@ import numpy as np
 
 from cpsolve.grid import Cell, box_sum
 from cpsolve.layout.reasoning import Reasoning, access_cells
+from cpsolve.layout.steiner import FAR, Move, closure, least_cost
 from cpsolve.symbols import HOLE
 
 __all__ = ["dilation_bound", "MAX_GROUPS"]
@@ -75,14 +75,10 @@ MAX_GROUPS = 5
 #: Margins around the forced span inside which the Steiner tree is also computed (a tree leaving the
 #: box spans more rows or columns, which the bound then counts instead).
 MARGINS = (4, 12)
-#: The closure gives up after this many times rows + cols rounds (a path that long winds through a maze).
-MAX_ROUNDS_PER_SIDE = 2
 #: Templates with more holes next to a cell that may be zero than this many per row and column are
 #: left alone: each hole costs the bound a cell, and on the mazes and spirals of holes of
 #: benchmarks/cp_families.py (hundreds of holes) the rule proved nothing while taking up to 0.1 s.
 MAX_HOLES_PER_SIDE = 1
-#: Larger than any weight a Steiner tree on the largest board can have.
-_FAR = 1 << 40
 
 
 def dilation_bound(
@@ -95,7 +91,7 @@ def dilation_bound(
         terminals: Cells safe on every winning board, the pinned click among them.
         deadline: A ``time.perf_counter()`` value: past it the rule stops and returns the bound it has
             (0 before the first orientation is done); so it does when a shortest path inside zero_ok is
-            longer than :data:`MAX_ROUNDS_PER_SIDE` times rows + cols cells.
+            longer than :data:`cpsolve.layout.steiner.MAX_ROUNDS_PER_SIDE` times rows + cols cells.
         enough: Stop at a bound this large (the least N that proves the case), and return 0 at
             once when a cheap ceiling shows the counts cannot reach it: they cost seconds on a
             100 x 100 board. None: the largest bound the rule has.
@@ -164,8 +160,8 @@ class _Board:
     span: _Span
     #: Z holds a cell of an inner row (some access set lies wholly in the inner rows)
     inner: bool
-    king_moves: list[_Move]
-    run_moves: list[_Move]
+    king_moves: list[Move]
+    run_moves: list[Move]
 
     @classmethod
     def of(cls, allowed: np.ndarray, groups: list[np.ndarray], chosen: list[np.ndarray]) -> _Board:
@@ -197,22 +193,22 @@ def _ceiling(board: _Board, deadline: float | None) -> int:
     Each count is at most its least tree plus its most rows and columns (2 (rows - 2) + 2 cols for
     the span count, 2 + 2 cols for the run count), and the least tree at most the cost of any tree
     meeting every group, such as the union of a cheapest path from one cell of the first group to
-    each other group. _FAR when a path is cut off or the closure gives up (the counts decide then).
+    each other group. FAR when a path is cut off or the closure gives up (the counts decide then).
     """
     rows, cols = board.allowed.shape
-    weight = np.where(board.allowed, board.weight, _FAR)
+    weight = np.where(board.allowed, board.weight, FAR)
     start_cell = tuple(np.argwhere(board.chosen[0] & board.allowed)[:1].ravel())
     if len(start_cell) < 2:
-        return _FAR
+        return FAR
     ceiling = 0
     for moves, most in ((board.king_moves, 2 * max(0, rows - 2)), (board.run_moves, 2)):
-        start = np.full((rows, cols), _FAR, dtype=np.int64)
+        start = np.full((rows, cols), FAR, dtype=np.int64)
         start[start_cell] = weight[start_cell]
-        paths = _extend(start, weight, moves, deadline)
+        paths = closure(start, weight, moves, deadline)
         if paths is None:
-            return _FAR
+            return FAR
         star = sum(int(paths[group].min()) for group in board.chosen[1:])
-        ceiling = max(ceiling, min(_FAR, star) + most + 2 * cols)
+        ceiling = max(ceiling, min(FAR, star) + most + 2 * cols)
     return ceiling
 
 
@@ -237,7 +233,7 @@ def _run_count(board: _Board, deadline: float | None) -> int | None:
 
 def _count(
     board: _Board,
-    moves: list[_Move],
+    moves: list[Move],
     added: Callable[[int], int],
     box: Callable[[int], tuple[slice, slice] | None],
     deadline: float | None,
@@ -248,10 +244,10 @@ def _count(
     reaches margin + 1 past the span, which `added` then counts instead. None past the deadline
     or the rounds' limit."""
     allowed, weight, chosen = board.allowed, board.weight, board.chosen
-    tree = _steiner(allowed, weight, chosen, moves, deadline)
+    tree = least_cost(allowed, weight, chosen, moves, deadline)
     if tree is None:
         return None
-    if tree >= _FAR:
+    if tree >= FAR:
         return 0  # the access sets are not joined inside zero_ok: the layer rule says so
     best = tree + added(0)
     for margin in MARGINS:
@@ -260,7 +256,7 @@ def _count(
             break  # the box is the whole board: no tighter tree inside it
         inside = np.zeros_like(allowed)
         inside[cells] = True
-        boxed = _steiner(allowed & inside, weight, chosen, moves, deadline)
+        boxed = least_cost(allowed & inside, weight, chosen, moves, deadline)
         if boxed is None:
             return best
         best = max(best, min(boxed + added(0), tree + added(margin + 1)))
@@ -385,24 +381,19 @@ def _chebyshev(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-#: A step of a path in the Steiner programme: rows and columns moved, and what it costs on top of the
-#: cell it enters (an array over the cell entered, or None for nothing).
-_Move = tuple[int, int, "np.ndarray | None"]
-
-
-def _king_moves() -> list[_Move]:
+def _king_moves() -> list[Move]:
     """The eight king steps, free: the span count charges rows and columns apart from the tree."""
     return [(dr, dc, None) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 
 
-def _run_moves(shape: tuple[int, int], jumps: bool) -> list[_Move]:
+def _run_moves(shape: tuple[int, int], jumps: bool) -> list[Move]:
     """King steps where a change of row between two inner rows costs 2 (a run more), and, when some
     cells may not be zero, a step of two along a row over the cell between, which costs that cell
     (1 in an inner row): two zero cells one apart share one run of H."""
     rows, cols = shape
     inner = np.zeros(rows, dtype=bool)
     inner[1 : rows - 1] = True
-    moves: list[_Move] = [(0, -1, None), (0, 1, None)]
+    moves: list[Move] = [(0, -1, None), (0, 1, None)]
     for dr in (-1, 1):
         source = np.zeros(rows, dtype=bool)  # the row stepped from, row - dr, is inner
         source[max(0, dr) : rows - max(0, -dr)] = inner[max(0, -dr) : rows - max(0, dr)]
@@ -412,67 +403,3 @@ def _run_moves(shape: tuple[int, int], jumps: bool) -> list[_Move]:
         gap = np.repeat(inner.astype(np.int64)[:, None], cols, axis=1)
         moves += [(0, -2, gap), (0, 2, gap)]
     return moves
-
-
-def _steiner(
-    allowed: np.ndarray, weight: np.ndarray, groups: list[np.ndarray], moves: list[_Move], deadline: float | None
-) -> int | None:
-    """The least cost of a connected set of allowed cells meeting every group (Dreyfus-Wagner).
-
-    A set costs its cells' weights and the extra cost of the `moves` of a tree joining it.
-    ``best[S]`` holds, for each cell v, the least cost of a tree holding v and meeting the groups
-    of S; a tree for S splits at v into trees for two complementary parts of S, whose costs add up
-    less v's weight counted twice, and then extends along cheapest paths.
-    """
-    weight = np.where(allowed, weight, _FAR)
-    best: dict[int, np.ndarray] = {}
-    for index, group in enumerate(groups):
-        start = np.where(group & allowed, weight, _FAR)
-        grown = _extend(start, weight, moves, deadline)
-        if grown is None:
-            return None
-        best[1 << index] = grown
-    full = (1 << len(groups)) - 1
-    for subset in range(1, full + 1):
-        if subset & (subset - 1) == 0:
-            continue
-        lowest = subset & -subset
-        joined = np.full(weight.shape, _FAR, dtype=np.int64)
-        part = (subset - 1) & subset
-        while part:
-            if part & lowest:  # each split once
-                np.minimum(joined, best[part] + best[subset ^ part] - weight, out=joined)
-            part = (part - 1) & subset
-        grown = _extend(np.minimum(joined, _FAR), weight, moves, deadline)
-        if grown is None:
-            return None
-        best[subset] = grown
-    return int(best[full].min())
-
-
-def _extend(cost: np.ndarray, weight: np.ndarray, moves: list[_Move], deadline: float | None) -> np.ndarray | None:
-    """Cheapest-path closure: cost[v] = min(cost[v], cost[u] + move cost + weight[v]) over moves u -> v, to a fixpoint.
-
-    Each round lets paths grow by one step. None past the deadline, or after :data:`MAX_ROUNDS_PER_SIDE`
-    times rows + cols rounds: shortest paths that long wind through a maze (of fixed mines), where the
-    layer and moat rules are the ones that count, and the rounds would cost seconds.
-    """
-    rows, cols = cost.shape
-    padded = np.full((rows + 4, cols + 4), _FAR, dtype=np.int64)
-    rounds = 0
-    while True:
-        rounds += 1
-        if rounds > MAX_ROUNDS_PER_SIDE * (rows + cols):
-            return None
-        if deadline is not None and rounds % 32 == 0 and time.perf_counter() > deadline:
-            return None
-        padded[2:-2, 2:-2] = cost
-        near = np.full((rows, cols), _FAR, dtype=np.int64)
-        for dr, dc, extra in moves:
-            # the cell a step of (dr, dc) comes from is (row - dr, col - dc)
-            came = padded[2 - dr : 2 - dr + rows, 2 - dc : 2 - dc + cols]
-            np.minimum(near, came if extra is None else came + extra, out=near)
-        better = np.minimum(cost, np.minimum(near + weight, _FAR))
-        if np.array_equal(better, cost):
-            return cost
-        cost = better

@@ -56,6 +56,7 @@ class Run:
         ran: The phases that have run, in order.
         reasoning: The graph reasoning, once a phase (or the strong model) has made it.
         bounded: Whether the rules of :mod:`cpsolve.layout.bounds` have been applied to it.
+        tight: Whether a growth found N tight (Prim's tree ran past it): the next starts from the least tree.
     """
 
     problem: LayoutProblem
@@ -65,6 +66,7 @@ class Run:
     ran: list[str] = field(default_factory=list)
     reasoning: Reasoning | None = None
     bounded: bool = False
+    tight: bool = False
 
     def share(self, fraction: float) -> float:
         """A deadline `fraction` of the time limit from now, never past the run's own."""
@@ -131,7 +133,7 @@ def graph_phases(run: Run, phases: tuple[str, ...]) -> LayoutResult | None:
     if heuristic:
         if Phase.HEURISTIC.value not in run.ran:
             run.ran.append(Phase.HEURISTIC.value)
-        found = _grow(run, reasoning, run.share(HEURISTIC_SHARE), None)
+        found = _grow(run, reasoning, run.share(HEURISTIC_SHARE), None, tree_deadline=run.deadline)
         if found is not None:
             return found
     if time.perf_counter() >= run.deadline:
@@ -139,11 +141,16 @@ def graph_phases(run: Run, phases: tuple[str, ...]) -> LayoutResult | None:
     return None
 
 
-def _grow(run: Run, reasoning: Reasoning, deadline: float, restarts: int | None) -> LayoutResult | None:
-    """The constructive search until `deadline`: a board, or None."""
+def _grow(
+    run: Run, reasoning: Reasoning, deadline: float, restarts: int | None, tree_deadline: float | None = None
+) -> LayoutResult | None:
+    """The constructive search until `deadline` (its least tree until `tree_deadline`): a board, or None."""
     from cpsolve.layout.grow import grow
 
-    grown = grow(reasoning, deadline, run.options.seed, max_restarts=restarts)
+    grown = grow(
+        reasoning, deadline, run.options.seed, max_restarts=restarts, tree_deadline=tree_deadline, tight=run.tight
+    )
+    run.tight = run.tight or grown.tight
     run.stats["restarts"] = run.stats.get("restarts", 0) + grown.restarts
     if grown.zero is None:
         return None

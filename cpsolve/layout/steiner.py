@@ -1,0 +1,184 @@
+"""The Dreyfus-Wagner programme on a grid: the cheapest connected set of cells meeting every group.
+
+Two rules use it: the dilation rule (:mod:`cpsolve.layout.dilation`) takes the least cost as part of
+a lower bound on N, and the constructive search (:mod:`cpsolve.layout.grow`) takes the set itself
+as the zero cells it starts from. A set costs its cells' weights plus the extra cost of the
+`moves` of a tree joining it: each move is a king step (or a longer one) with an array of what it
+costs on top of the cell it enters.
+
+``best[S][v]`` is the least cost of a tree holding v and meeting every group of S. For one group it
+is the cheapest path from the group to v; for more, a tree for S splits at v into trees for two
+complementary parts of S (their costs add up, v's weight counted twice) and then extends along
+cheapest paths. Every array holds all cells at once (numpy), and the paths are a Bellman-Ford
+closure over the moves, so 2 ** groups closures of a few rows + cols rounds each: about a second
+for 6 groups on a 60 x 60 board.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+__all__ = ["FAR", "MAX_ROUNDS_PER_SIDE", "Move", "closure", "least_cost", "tables", "tree"]
+
+#: Larger than any weight a Steiner tree on the largest board can have.
+FAR = 1 << 40
+#: The closure gives up after this many times rows + cols rounds (a path that long winds through a maze).
+MAX_ROUNDS_PER_SIDE = 2
+
+#: A step of a path: rows and columns moved, and what it costs on top of the cell it enters (an
+#: array over the cell entered, or None for nothing).
+Move = tuple[int, int, "np.ndarray | None"]
+
+#: The least tree costs: for each subset of the groups (a bit mask), the array ``best[S]``.
+Tables = dict[int, np.ndarray]
+
+
+def tables(
+    allowed: np.ndarray, weight: np.ndarray, groups: list[np.ndarray], moves: list[Move], deadline: float | None
+) -> Tables | None:
+    """``best[S]`` for every non-empty subset S of the groups (the module docstring), FAR where no tree
+    of allowed cells exists; None past the deadline or the rounds' limit."""
+    weight = np.where(allowed, weight, FAR)
+    best: Tables = {}
+    for index, group in enumerate(groups):
+        start = np.where(group & allowed, weight, FAR)
+        grown = closure(start, weight, moves, deadline)
+        if grown is None:
+            return None
+        best[1 << index] = grown
+    full = (1 << len(groups)) - 1
+    for subset in range(1, full + 1):
+        if subset & (subset - 1) == 0:
+            continue
+        joined = _joined(best, subset, weight)
+        grown = closure(np.minimum(joined, FAR), weight, moves, deadline)
+        if grown is None:
+            return None
+        best[subset] = grown
+    return best
+
+
+def least_cost(
+    allowed: np.ndarray, weight: np.ndarray, groups: list[np.ndarray], moves: list[Move], deadline: float | None
+) -> int | None:
+    """The least cost of a connected set of allowed cells meeting every group (FAR when none exists);
+    None past the deadline or the rounds' limit."""
+    best = tables(allowed, weight, groups, moves, deadline)
+    if best is None:
+        return None
+    return int(best[(1 << len(groups)) - 1].min())
+
+
+def tree(
+    best: Tables,
+    allowed: np.ndarray,
+    weight: np.ndarray,
+    groups: list[np.ndarray],
+    moves: list[Move],
+    root: tuple[int, int],
+) -> set[tuple[int, int]]:
+    """The cells of a least tree for every group that holds `root`, read back from `best`.
+
+    At each cell the cost it has in ``best[S]`` was reached by a start in the group (S a single
+    group), a split into two parts of S, or a move from a cheaper neighbour; the walk follows one
+    that gives the cost exactly. Moves of cost 0 can tie, so a move is only followed to a cell not
+    yet walked for the same S (the closure's values never rise along a walk, and a cell's value came
+    from some start or split, so the walk always ends).
+    """
+    weight = np.where(allowed, weight, FAR)
+    rows, cols = allowed.shape
+    cells: set[tuple[int, int]] = set()
+    pending = [((1 << len(groups)) - 1, root)]
+    walked: set[tuple[int, tuple[int, int]]] = set()
+    while pending:
+        subset, cell = pending.pop()
+        walked.add((subset, cell))
+        cells.add(cell)
+        value = int(best[subset][cell])
+        if subset & (subset - 1) == 0:
+            if groups[subset.bit_length() - 1][cell] and value == int(weight[cell]):
+                continue  # a start: the group's own cell
+        else:
+            part = _split_at(best, subset, cell, value, int(weight[cell]))
+            if part is not None:
+                pending += [(part, cell), (subset ^ part, cell)]
+                continue
+        came = _move_into(best[subset], weight, moves, cell, value, (rows, cols), walked, subset)
+        if came is None:
+            raise ValueError(f"no step of the least tree reaches {cell}: the tables do not match the moves")
+        pending.append((subset, came))
+    return cells
+
+
+def closure(cost: np.ndarray, weight: np.ndarray, moves: list[Move], deadline: float | None) -> np.ndarray | None:
+    """Cheapest-path closure: cost[v] = min(cost[v], cost[u] + move cost + weight[v]) over moves u -> v, to a fixpoint.
+
+    Each round lets paths grow by one step. None past the deadline, or after :data:`MAX_ROUNDS_PER_SIDE`
+    times rows + cols rounds: shortest paths that long wind through a maze (of fixed mines), where the
+    layer and moat rules are the ones that count, and the rounds would cost seconds.
+    """
+    rows, cols = cost.shape
+    padded = np.full((rows + 4, cols + 4), FAR, dtype=np.int64)
+    rounds = 0
+    while True:
+        rounds += 1
+        if rounds > MAX_ROUNDS_PER_SIDE * (rows + cols):
+            return None
+        if deadline is not None and rounds % 32 == 0 and time.perf_counter() > deadline:
+            return None
+        padded[2:-2, 2:-2] = cost
+        near = np.full((rows, cols), FAR, dtype=np.int64)
+        for dr, dc, extra in moves:
+            # the cell a step of (dr, dc) comes from is (row - dr, col - dc)
+            came = padded[2 - dr : 2 - dr + rows, 2 - dc : 2 - dc + cols]
+            np.minimum(near, came if extra is None else came + extra, out=near)
+        better = np.minimum(cost, np.minimum(near + weight, FAR))
+        if np.array_equal(better, cost):
+            return cost
+        cost = better
+
+
+def _joined(best: Tables, subset: int, weight: np.ndarray) -> np.ndarray:
+    """The least cost at each cell of a tree for `subset` split there into two parts (each split once)."""
+    lowest = subset & -subset
+    joined = np.full(weight.shape, FAR, dtype=np.int64)
+    part = (subset - 1) & subset
+    while part:
+        if part & lowest:
+            np.minimum(joined, best[part] + best[subset ^ part] - weight, out=joined)
+        part = (part - 1) & subset
+    return joined
+
+
+def _split_at(best: Tables, subset: int, cell: tuple[int, int], value: int, weight: int) -> int | None:
+    """A part of `subset` whose split at `cell` gives `value`, or None."""
+    part = (subset - 1) & subset
+    while part:
+        if int(best[part][cell]) + int(best[subset ^ part][cell]) - weight == value:
+            return part
+        part = (part - 1) & subset
+    return None
+
+
+def _move_into(
+    costs: np.ndarray,
+    weight: np.ndarray,
+    moves: list[Move],
+    cell: tuple[int, int],
+    value: int,
+    shape: tuple[int, int],
+    walked: set[tuple[int, tuple[int, int]]],
+    subset: int,
+) -> tuple[int, int] | None:
+    """A cell one move before `cell` whose cost plus the move gives `value`, not yet walked for `subset`."""
+    row, col = cell
+    for dr, dc, extra in moves:
+        source = (row - dr, col - dc)
+        if not (0 <= source[0] < shape[0] and 0 <= source[1] < shape[1]) or (subset, source) in walked:
+            continue
+        step = 0 if extra is None else int(extra[cell])
+        if int(costs[source]) < FAR and int(costs[source]) + step + int(weight[cell]) == value:
+            return source
+    return None
