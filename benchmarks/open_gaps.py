@@ -12,6 +12,7 @@ growth's first steps from it. Usage:
     python benchmarks/open_gaps.py --seeds 2 --roots 10
     python benchmarks/open_gaps.py --solve              # and the pipeline at N = the least tree's cells
     python benchmarks/open_gaps.py --solve --no-tree    # the same with the growth's least tree turned off
+    python benchmarks/open_gaps.py --free-click         # the same boards with the click left free
 
 Prints one line per board: the bound, Prim's cheapest tree (and over how many roots), the least
 tree, and each one's seconds; with ``--solve``, the pipeline's verdict (10 s) at N = the least
@@ -33,17 +34,18 @@ from cpsolve.layout.reasoning import Reasoning, reason
 
 
 def prim_cheapest(reasoning: Reasoning, roots: int) -> tuple[int, int]:
-    """The fewest cells Prim's trees open, from the click and then from up to `roots` other roots."""
+    """The fewest cells Prim's trees open, from the click (when pinned) and then from up to `roots`
+    cells next to the fixed safe cells."""
     region, click = reasoning.regions[0], reasoning.click
-    assert click is not None
     steps: dict[Cell, tuple] = {}
-    starts = [click] + growth._roots(reasoning, region)[:roots]
+    starts = ([] if click is None else [click]) + growth._roots(reasoning, region)[: roots if click else max(1, roots)]
     best = None
     for root in starts:
         tree = growth._Growth(reasoning, region, root)
         targets = sorted(cell for cell in reasoning.fixed_safe if cell not in tree.covered)
         limit = reasoning.problem.rows * reasoning.problem.cols
-        joined = growth._reach_cheapest(tree, targets, limit, steps, reasoning, None, click if root != click else None)
+        joining = click if click is not None and root != click else None
+        joined = growth._reach_cheapest(tree, targets, limit, steps, reasoning, None, joining)
         if joined:
             best = len(tree.covered) if best is None else min(best, len(tree.covered))
     return (best or 0), len(starts)
@@ -51,7 +53,6 @@ def prim_cheapest(reasoning: Reasoning, roots: int) -> tuple[int, int]:
 
 def least_tree(reasoning: Reasoning) -> int | None:
     """The cells the least tree opens (None when it has more groups than the growth computes it for)."""
-    assert reasoning.click is not None
     cells = growth._least_tree(reasoning, reasoning.regions[0], reasoning.click, time.perf_counter() + 600)
     if cells is None:
         return None
@@ -80,6 +81,7 @@ def main() -> None:
     parser.add_argument("--roots", type=int, default=20, help="Prim's trees from this many more roots")
     parser.add_argument("--solve", action="store_true", help="run the pipeline at N = the least tree's cells")
     parser.add_argument("--no-tree", action="store_true", help="the pipeline without the growth's least tree")
+    parser.add_argument("--free-click", action="store_true", help="the boards with their click left free")
     args = parser.parse_args()
     print(f"{'board':<26}{'bound':>7}{'s':>7}{'prim':>7}{'roots':>6}{'s':>7}{'least':>7}{'s':>7}")
     for seed in args.seeds:
@@ -87,6 +89,9 @@ def main() -> None:
             if not name.startswith("open"):
                 continue
             label, problem = cases[0]
+            if args.free_click:
+                template = tuple(line.replace("c", "?") for line in problem.template)
+                problem = problem.__class__(problem.rows, problem.cols, problem.mines, template, problem.click)
             reasoning = reason(problem.__class__(problem.rows, problem.cols, 0, problem.template, problem.click))
             board = f"seed {seed} " + label.rsplit(" N=", 1)[0]
             started = time.perf_counter()

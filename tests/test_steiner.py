@@ -102,30 +102,35 @@ def test_least_tree_along_a_row_is_the_straight_path():
     assert len(_opened(reasoning, zero)) == 3 * 12
 
 
+@pytest.mark.parametrize("pinned", [True, False])
 @pytest.mark.parametrize("seed", range(20))
-def test_least_tree_is_a_winning_zero_set(seed):
-    """Random open boards up to 12 x 12 with 1 to 4 fixed safe cells and a few holes: the least tree
-    holds the click, is connected, stays where zero cells may be, opens every fixed safe cell, and the
-    board it makes (N = the cells it opens) passes the judge."""
+def test_least_tree_is_a_winning_zero_set(seed, pinned):
+    """Random open boards up to 12 x 12 with 1 to 4 fixed safe cells and a few holes, the click pinned
+    or free: the least tree starts at the pinned click (for a free one, at a cell of its own), is
+    connected, stays where zero cells may be, opens every fixed safe cell, and the board it makes
+    (N = the cells it opens, clicked at its first cell) passes the judge."""
     rng = random.Random(seed)
     size = rng.randint(6, 12)
     cells = rng.sample([(r, c) for r in range(size) for c in range(size)], 1 + rng.randint(1, 4) + rng.randint(0, 3))
     terminals = rng.randint(1, 4)
     template = _template(size, cells[0], cells[1 : 1 + terminals], cells[1 + terminals :])
+    if not pinned:
+        template = tuple(line.replace("c", "?") for line in template)
     probe = reason(LayoutProblem(size, size, 0, template, None))
     if not probe.regions:
         return
     zero = grow_module._least_tree(probe, probe.regions[0], probe.click, time.perf_counter() + 10)
     if zero is None:
         return
-    assert zero[0] == probe.click and _connected(set(zero))
+    assert (zero[0] == probe.click) if pinned else (probe.click is None)
+    assert _connected(set(zero))
     assert set(zero) <= probe.regions[0]
     opened = _opened(probe, zero)
     assert probe.fixed_safe <= opened
     cells_on_board = sum(line.count("?") + line.count(".") + line.count("c") for line in template)
     problem = LayoutProblem(size, size, cells_on_board - len(opened), template, None)
     reasoning = reason(problem)
-    board = board_from_zero_set(problem, reasoning, frozenset(zero), probe.click)
+    board = board_from_zero_set(problem, reasoning, frozenset(zero), zero[0])
     assert problem_violation(problem, board) is None
 
 
@@ -172,3 +177,17 @@ def test_the_pipeline_builds_the_tight_board():
     result = solve(problem, "cp", SolveOptions(time_limit=30.0))
     assert result.status is Status.POSSIBLE  # solve() has judged the board
     assert result.stats["phase"] == "heuristic"
+
+
+def test_a_tight_growth_with_a_free_click_starts_from_the_least_tree(monkeypatch):
+    """No click pinned, 4 fixed safe cells on 10 x 10, N = 31: the least tree joins the fixed safe cells
+    (its root the click); without it, 40 growths find no board."""
+    template = ("????????.?", "?.????????", "??????????", ".?????????", "??????????")
+    template += ("???.??????",) + ("??????????",) * 4
+    problem = LayoutProblem(10, 10, 100 - 31, template, None)
+    reasoning = reason(problem)
+    grown = grow(reasoning, time.perf_counter() + 60, seed=0, max_restarts=40)
+    assert grown.zero is not None and grown.restarts == 2
+    assert problem_violation(problem, board_from_zero_set(problem, reasoning, grown.zero, grown.click)) is None
+    monkeypatch.setattr(grow_module, "MAX_TREE_GROUPS", 0)
+    assert grow(reasoning, time.perf_counter() + 60, seed=0, max_restarts=40).zero is None

@@ -256,9 +256,13 @@ def _reach_cheapest(
     return True
 
 
-def _least_tree(reasoning: Reasoning, region: frozenset[Cell], click: Cell, deadline: float) -> list[Cell] | None:
-    """The zero cells of a least tree from the pinned click to every fixed safe cell, in an order that
-    keeps them connected (the click first); None when there are too many groups or the time runs out.
+def _least_tree(
+    reasoning: Reasoning, region: frozenset[Cell], click: Cell | None, deadline: float
+) -> list[Cell] | None:
+    """The zero cells of a least tree in `region` from the pinned click to every fixed safe cell, in an
+    order that keeps them connected: the click first, or for a free click (None) the tree's root, which
+    may be the click as any zero cell may. None when there are too many groups, the time runs out or a
+    fixed safe cell is out of the region's reach.
 
     A step from a cell u to its neighbour v opens the cells of N[u] outside N[v]; a tree whose steps
     run towards a root r opens at most |N[r]| plus those, so the least such tree (the Dreyfus-Wagner
@@ -273,7 +277,7 @@ def _least_tree(reasoning: Reasoning, region: frozenset[Cell], click: Cell, dead
     rows, cols = reasoning.problem.rows, reasoning.problem.cols
     allowed = np.zeros((rows, cols), dtype=bool)
     allowed[tuple(np.array(sorted(region)).T)] = True
-    found: list[frozenset[Cell]] = [frozenset([click])]
+    found: list[frozenset[Cell]] = [] if click is None else [frozenset([click])]
     for terminal in sorted(reasoning.fixed_safe - {click}):
         cells = frozenset(cell for cell in reasoning.closed[terminal] if cell in region)
         if not cells:
@@ -281,7 +285,7 @@ def _least_tree(reasoning: Reasoning, region: frozenset[Cell], click: Cell, dead
         found.append(cells)
     # a group holding another is met whenever that one is
     kept = [group for group in found if not any(other < group for other in found)]
-    if len(kept) > MAX_TREE_GROUPS:
+    if not kept or len(kept) > MAX_TREE_GROUPS:
         return None
     groups = []
     for group in dict.fromkeys(kept):
@@ -310,9 +314,10 @@ def _least_tree(reasoning: Reasoning, region: frozenset[Cell], click: Cell, dead
         return None
     root = tuple(int(x) for x in np.unravel_index(int(total.argmin()), total.shape))
     tree = steiner.tree(best, allowed, weight, groups, moves, (root[0], root[1]))
-    # the click first, then each cell next to one already listed
+    # the click (or the root) first, then each cell next to one already listed
+    first = (root[0], root[1]) if click is None else click
     order: list[Cell] = []
-    seen, queue = {click}, deque([click])
+    seen, queue = {first}, deque([first])
     while queue:
         cell = queue.popleft()
         order.append(cell)
@@ -398,14 +403,15 @@ def grow(
         targets = [cell for cell in reasoning.fixed_safe if cell not in growth.covered]
         rng.shuffle(targets)
         until = deadline
-        if tight and not tried_least and targets and reasoning.click is not None:
+        if tight and not tried_least and targets:
             # Prim's trees ran past N: once, start from the least tree instead (seconds on large boards,
             # so only when N is that tight)
             tried_least = True
             until = max(deadline, tree_deadline or deadline)
-            least = _least_tree(reasoning, region, click, until)
+            least = _least_tree(reasoning, region, reasoning.click, until)
             if least is not None:
                 steiner += 1  # it stands for Prim's tree from the click: the next ones start elsewhere
+                click = least[0]  # the pinned click, or for a free one the tree's root
                 growth = _Growth(reasoning, region, click)
                 for cell in least:
                     growth.add(cell)
