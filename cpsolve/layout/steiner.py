@@ -17,6 +17,7 @@ for 6 groups on a 60 x 60 board.
 from __future__ import annotations
 
 import time
+from collections import deque
 
 import numpy as np
 
@@ -82,34 +83,57 @@ def tree(
     """The cells of a least tree for every group that holds `root`, read back from `best`.
 
     At each cell the cost it has in ``best[S]`` was reached by a start in the group (S a single
-    group), a split into two parts of S, or a move from a cheaper neighbour; the walk follows one
-    that gives the cost exactly. Moves of cost 0 can tie, so a move is only followed to a cell not
-    yet walked for the same S (the closure's values never rise along a walk, and a cell's value came
-    from some start or split, so the walk always ends).
+    group), a split into two parts of S, or a move from a neighbour whose cost plus the move gives it
+    exactly. Moves of cost 0 can tie in cycles, so from each cell a breadth-first search over such
+    exact moves finds a path to a start or a split (the last move that lowered each cell's cost is
+    one, and those never form a cycle); the split's parts are read back the same way.
     """
     weight = np.where(allowed, weight, FAR)
-    rows, cols = allowed.shape
     cells: set[tuple[int, int]] = set()
     pending = [((1 << len(groups)) - 1, root)]
-    walked: set[tuple[int, tuple[int, int]]] = set()
     while pending:
         subset, cell = pending.pop()
-        walked.add((subset, cell))
-        cells.add(cell)
-        value = int(best[subset][cell])
-        if subset & (subset - 1) == 0:
-            if groups[subset.bit_length() - 1][cell] and value == int(weight[cell]):
-                continue  # a start: the group's own cell
-        else:
-            part = _split_at(best, subset, cell, value, int(weight[cell]))
-            if part is not None:
-                pending += [(part, cell), (subset ^ part, cell)]
-                continue
-        came = _move_into(best[subset], weight, moves, cell, value, (rows, cols), walked, subset)
-        if came is None:
-            raise ValueError(f"no step of the least tree reaches {cell}: the tables do not match the moves")
-        pending.append((subset, came))
+        path, part = _path_to_start_or_split(best, weight, groups, moves, subset, cell)
+        cells.update(path)
+        if part is not None:
+            pending += [(part, path[-1]), (subset ^ part, path[-1])]
     return cells
+
+
+def _path_to_start_or_split(
+    best: Tables, weight: np.ndarray, groups: list[np.ndarray], moves: list[Move], subset: int, cell: tuple[int, int]
+) -> tuple[list[tuple[int, int]], int | None]:
+    """Cells from `cell` back along exact moves of ``best[subset]`` to a start (part None) or a split
+    (the part of `subset` split off there)."""
+    costs = best[subset]
+    rows, cols = costs.shape
+    came_from: dict[tuple[int, int], tuple[int, int] | None] = {cell: None}
+    queue = deque([cell])
+    while queue:
+        here = queue.popleft()
+        value = int(costs[here])
+        if subset & (subset - 1) == 0:
+            ends = bool(groups[subset.bit_length() - 1][here]) and value == int(weight[here])
+            part = None
+        else:
+            part = _split_at(best, subset, here, value, int(weight[here]))
+            ends = part is not None
+        if ends:
+            path = [here]
+            after = came_from[here]
+            while after is not None:
+                path.append(after)
+                after = came_from[after]
+            return path[::-1], part
+        for dr, dc, extra in moves:
+            source = (here[0] - dr, here[1] - dc)
+            if not (0 <= source[0] < rows and 0 <= source[1] < cols) or source in came_from:
+                continue
+            step = 0 if extra is None else int(extra[here])
+            if int(costs[source]) < FAR and int(costs[source]) + step + int(weight[here]) == value:
+                came_from[source] = here
+                queue.append(source)
+    raise ValueError(f"no start or split of the least tree reaches {cell}: the tables do not match the moves")
 
 
 def closure(cost: np.ndarray, weight: np.ndarray, moves: list[Move], deadline: float | None) -> np.ndarray | None:
@@ -159,26 +183,4 @@ def _split_at(best: Tables, subset: int, cell: tuple[int, int], value: int, weig
         if int(best[part][cell]) + int(best[subset ^ part][cell]) - weight == value:
             return part
         part = (part - 1) & subset
-    return None
-
-
-def _move_into(
-    costs: np.ndarray,
-    weight: np.ndarray,
-    moves: list[Move],
-    cell: tuple[int, int],
-    value: int,
-    shape: tuple[int, int],
-    walked: set[tuple[int, tuple[int, int]]],
-    subset: int,
-) -> tuple[int, int] | None:
-    """A cell one move before `cell` whose cost plus the move gives `value`, not yet walked for `subset`."""
-    row, col = cell
-    for dr, dc, extra in moves:
-        source = (row - dr, col - dc)
-        if not (0 <= source[0] < shape[0] and 0 <= source[1] < shape[1]) or (subset, source) in walked:
-            continue
-        step = 0 if extra is None else int(extra[cell])
-        if int(costs[source]) < FAR and int(costs[source]) + step + int(weight[cell]) == value:
-            return source
     return None
