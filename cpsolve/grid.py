@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     import networkx as nx
     import numpy as np
 
-__all__ = ["Cell", "king_graph", "box_sum", "mine_numbers", "PaddedGrid"]
+__all__ = ["Cell", "king_graph", "box_sum", "cell_mask", "mine_numbers", "PaddedGrid"]
 
 #: A cell as a 0-based (row, col) pair: the networkx nodes, the CP models' keys, a position's cells.
 Cell = tuple[int, int]
@@ -73,6 +74,22 @@ def box_sum(cells: np.ndarray) -> np.ndarray:
     padded[1:-1, 1:-1] = cells
     across = padded[:, :-2] + padded[:, 1:-1] + padded[:, 2:]
     return across[:-2] + across[1:-1] + across[2:]
+
+
+def cell_mask(cells: Iterable[Cell], shape: tuple[int, int]) -> np.ndarray:
+    """A boolean array of `shape`, True at `cells`.
+
+    Example:
+        >>> cell_mask([(0, 1), (1, 2)], (2, 3)).astype(int).tolist()
+        [[0, 1, 0], [0, 0, 1]]
+    """
+    import numpy as np
+
+    mask = np.zeros(shape, dtype=bool)
+    listed = list(cells)
+    if listed:
+        mask[tuple(np.array(listed).T)] = True
+    return mask
 
 
 def mine_numbers(mines: np.ndarray) -> np.ndarray:

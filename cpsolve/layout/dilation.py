@@ -63,9 +63,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpsolve.grid import Cell, box_sum
+from cpsolve.grid import Cell, box_sum, cell_mask
 from cpsolve.layout.reasoning import Reasoning, access_cells
-from cpsolve.layout.steiner import FAR, Move, closure, least_cost
+from cpsolve.layout.steiner import FAR, Move, closure, least_cost, least_groups
 from cpsolve.symbols import HOLE
 
 __all__ = ["dilation_bound", "MAX_GROUPS"]
@@ -100,9 +100,7 @@ def dilation_bound(
     rows, cols = problem.rows, problem.cols
     if rows < 2 or cols < 2:
         return 0
-    allowed = np.zeros((rows, cols), dtype=bool)
-    for cell in reasoning.zero_ok:
-        allowed[cell] = True
+    allowed = cell_mask(reasoning.zero_ok, (rows, cols))
     # the counts are made on the whole rectangle, holes counted as cells: they cover at most these
     holes = _holes_next_to(problem.template, allowed)
     if holes > MAX_HOLES_PER_SIDE * (rows + cols):
@@ -112,12 +110,10 @@ def dilation_bound(
         cells = access_cells(terminal, reasoning.click, reasoning.zero_ok, reasoning.closed)
         if not cells:
             return 0  # no zero cell can reach this terminal: the layer rule says so
-        group = np.zeros((rows, cols), dtype=bool)
-        group[tuple(np.array(sorted(cells)).T)] = True
-        groups.append(group)
+        groups.append(cell_mask(cells, (rows, cols)))
     if not groups:
         return 0
-    chosen = _farthest_apart(_least(groups), reasoning.click)
+    chosen = _farthest_apart(least_groups(groups), reasoning.click)
     boards = [_Board.of(allowed, groups, chosen), _Board.of(allowed.T, [g.T for g in groups], [g.T for g in chosen])]
     needed = None if enough is None else enough + holes
     if needed is not None and max(_ceiling(board, deadline) for board in boards) < needed:
@@ -344,21 +340,6 @@ class _Span:
         if right >= left:
             return width(left, right)
         return min(width(x, x) for x in range(right, left + 1))
-
-
-def _least(groups: list[np.ndarray]) -> list[np.ndarray]:
-    """The groups that hold no other group: a set meeting those meets every group (the cells next to
-    the click, for one, all hold the click's own group)."""
-    kept: list[np.ndarray] = []
-    for index, group in enumerate(groups):
-        holds_another = any(
-            not (other & ~group).any() and (index > position or (other != group).any())
-            for position, other in enumerate(groups)
-            if position != index
-        )
-        if not holds_another:
-            kept.append(group)
-    return kept
 
 
 def _farthest_apart(groups: list[np.ndarray], click: Cell | None) -> list[np.ndarray]:

@@ -34,8 +34,8 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from cpsolve.grid import Cell
-from cpsolve.layout.reasoning import Reasoning
+from cpsolve.grid import Cell, box_sum, cell_mask
+from cpsolve.layout.reasoning import Reasoning, access_cells, distances_within
 
 __all__ = ["GrowResult", "grow"]
 
@@ -274,58 +274,44 @@ def _least_tree(
 
     from cpsolve.layout import steiner
 
-    rows, cols = reasoning.problem.rows, reasoning.problem.cols
-    allowed = np.zeros((rows, cols), dtype=bool)
-    allowed[tuple(np.array(sorted(region)).T)] = True
-    found: list[frozenset[Cell]] = [] if click is None else [frozenset([click])]
-    for terminal in sorted(reasoning.fixed_safe - {click}):
-        cells = frozenset(cell for cell in reasoning.closed[terminal] if cell in region)
+    shape = (reasoning.problem.rows, reasoning.problem.cols)
+    rows, cols = shape
+    allowed = cell_mask(region, shape)
+    groups = []
+    for terminal in sorted(reasoning.fixed_safe | ({click} if click else set())):  # the click's group: itself
+        cells = access_cells(terminal, click, region, reasoning.closed)
         if not cells:
             return None
-        found.append(cells)
-    # a group holding another is met whenever that one is
-    kept = [group for group in found if not any(other < group for other in found)]
-    if not kept or len(kept) > MAX_TREE_GROUPS:
+        groups.append(cell_mask(cells, shape))
+    groups = steiner.least_groups(groups)
+    if not groups or len(groups) > MAX_TREE_GROUPS:
         return None
-    groups = []
-    for group in dict.fromkeys(kept):
-        array = np.zeros((rows, cols), dtype=bool)
-        array[tuple(np.array(sorted(group)).T)] = True
-        groups.append(array)
     real = np.zeros((rows + 4, cols + 4), dtype=bool)  # cells (holes are not), padded by 2
-    real[tuple((np.array(sorted(reasoning.closed)) + 2).T)] = True
+    real[2:-2, 2:-2] = cell_mask(reasoning.closed, shape)
     moves: list[steiner.Move] = []
     for dr, dc in _FRESH:
         # a step into v from u = v - (dr, dc) opens N[u] outside N[v]: offsets (i, j) from u with
         # max(|i - dr|, |j - dc|) > 1, the cell u + (i, j) = v + (i - dr, j - dc)
-        opened = np.zeros((rows, cols), dtype=np.int64)
+        opened = np.zeros(shape, dtype=np.int64)
         for i in (-1, 0, 1):
             for j in (-1, 0, 1):
                 if max(abs(i - dr), abs(j - dc)) > 1:
                     opened += real[2 + i - dr : 2 + i - dr + rows, 2 + j - dc : 2 + j - dc + cols]
         moves.append((dr, dc, opened))
-    weight = np.zeros((rows, cols), dtype=np.int64)
+    weight = np.zeros(shape, dtype=np.int64)
     best = steiner.tables(allowed, weight, groups, moves, deadline)
     if best is None:
         return None
-    own = sum(real[2 + i : 2 + i + rows, 2 + j : 2 + j + cols].astype(np.int64) for i in (-1, 0, 1) for j in (-1, 0, 1))
-    total = best[(1 << len(groups)) - 1] + own
+    total = best[(1 << len(groups)) - 1] + box_sum(real[2:-2, 2:-2])  # a root r opens |N[r]| itself
     if int(total.min()) >= steiner.FAR:
         return None
-    root = tuple(int(x) for x in np.unravel_index(int(total.argmin()), total.shape))
-    tree = steiner.tree(best, allowed, weight, groups, moves, (root[0], root[1]))
-    # the click (or the root) first, then each cell next to one already listed
-    first = (root[0], root[1]) if click is None else click
-    order: list[Cell] = []
-    seen, queue = {first}, deque([first])
-    while queue:
-        cell = queue.popleft()
-        order.append(cell)
-        for other in reasoning.closed[cell]:
-            if other in tree and other not in seen:
-                seen.add(other)
-                queue.append(other)
-    return order
+    found = np.unravel_index(int(total.argmin()), total.shape)
+    root = (int(found[0]), int(found[1]))
+    tree = steiner.tree(best, allowed, weight, groups, moves, root)
+    # the click (or the root) first, then by distance from it: each cell next to one listed before
+    first = root if click is None else click
+    distance = distances_within([first], tree, reasoning.closed)
+    return sorted(tree, key=lambda cell: (distance[cell], cell))
 
 
 def _roots(reasoning: Reasoning, region: frozenset[Cell]) -> list[Cell]:

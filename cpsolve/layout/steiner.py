@@ -21,7 +21,7 @@ from collections import deque
 
 import numpy as np
 
-__all__ = ["FAR", "MAX_ROUNDS_PER_SIDE", "Move", "closure", "least_cost", "tables", "tree"]
+__all__ = ["FAR", "MAX_ROUNDS_PER_SIDE", "Move", "closure", "least_cost", "least_groups", "tables", "tree"]
 
 #: Larger than any weight a Steiner tree on the largest board can have.
 FAR = 1 << 40
@@ -59,6 +59,21 @@ def tables(
             return None
         best[subset] = grown
     return best
+
+
+def least_groups(groups: list[np.ndarray]) -> list[np.ndarray]:
+    """The groups that hold no other group (of equal ones, the first): a set meeting those meets every
+    group (the cells next to the click, for one, all hold the click's own group)."""
+    kept: list[np.ndarray] = []
+    for index, group in enumerate(groups):
+        holds_another = any(
+            not (other & ~group).any() and (index > position or (other != group).any())
+            for position, other in enumerate(groups)
+            if position != index
+        )
+        if not holds_another:
+            kept.append(group)
+    return kept
 
 
 def least_cost(
