@@ -13,10 +13,11 @@ from itertools import combinations
 import pytest
 from bruteforce import flood_reveal, king_neighbours
 
+import cpsolve.layout.bounds as bounds_module
 from cpsolve.layout import LayoutProblem
-from cpsolve.layout.bounds import apply_bounds, check_bounds, layer_bound, moat_bound
+from cpsolve.layout.bounds import apply_bounds, check_bounds, crossing_minima, layer_bound, moat_bound
 from cpsolve.layout.dilation import dilation_bound
-from cpsolve.layout.reasoning import reason
+from cpsolve.layout.reasoning import distances_within, reason
 
 
 def reasoned(problem):
@@ -159,7 +160,7 @@ def least_safe_cells(template, time_limit=60.0):
     solver.parameters.max_time_in_seconds = time_limit
     status = solver.solve(built.model)
     assert status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), solver.status_name(status)
-    return None if status == cp_model.INFEASIBLE else rows * cols - round(solver.objective_value)
+    return None if status == cp_model.INFEASIBLE else len(built.cells) - round(solver.objective_value)
 
 
 @pytest.mark.parametrize("seed", range(16))
@@ -254,16 +255,34 @@ def test_dilation_bound_with_holes_against_the_least_winning_board(seed):
     assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) <= least, template
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_every_rule_below_the_least_winning_board_with_many_holes(seed):
+    """Boards up to 7 x 9 with holes up to a third of the cells, narrow passages where layers chain:
+    no rule's bound exceeds the fewest safe cells of a winning board, and none proves it Impossible."""
+    rng = random.Random(6000 + seed)
+    rows, cols = rng.randint(5, 7), rng.randint(6, 9)
+    template = with_holes(rng, open_sketch(rng, rows, cols, border=0.5), rng.randint(4, rows * cols // 3))
+    least = least_safe_cells(template)
+    if least is None:
+        return  # nothing wins: no N to compare with
+    cells = sum(len(line) - line.count("#") for line in template)
+    reasoning = reason(LayoutProblem(rows, cols, cells - least, template=template))
+    assert reasoning.impossible is None, (template, least, reasoning.impossible)
+    if len(reasoning.regions) == 1 and not reasoning.decided:
+        bounds = check_bounds(reasoning)
+        assert bounds.impossible is None and max(bounds.layers.values()) <= least, (template, least, bounds.layers)
+
+
 def test_dilation_rule_proves_a_board_with_a_hole():
     """The strands board below with a hole in its corner: the counts give 29 on the rectangle, 28 with the
-    hole taken off (CP-SAT's fewest safe cells: 33), and prove N = 27 Impossible where the layer (12) and
+    hole taken off (CP-SAT's fewest safe cells: 32), and prove N = 27 Impossible where the layer (22) and
     moat (18) rules cannot."""
     template = ("?????????", ".?????.??", "?????????", "?????????", "?????????", "?????????", "????c????", "????????#")
-    assert least_safe_cells(template) == 33
+    assert least_safe_cells(template) == 32
     reasoning = reason(LayoutProblem(8, 9, 71 - 27, template=template))
     assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) == 28
     bounds = check_bounds(reasoning)
-    assert bounds.layers["layer"] == 12 and bounds.layers["moat"] == 18
+    assert bounds.layers["layer"] == 22 and bounds.layers["moat"] == 18
     assert bounds.impossible is not None and "at least 28 safe cells" in bounds.impossible
     assert check_bounds(reason(LayoutProblem(8, 9, 71 - 28, template=template))).impossible is None
 
@@ -314,3 +333,69 @@ def test_rules_prove_what_the_counts_alone_do_not():
     template = ("c" + "?" * 9, "?" * 9 + ".")
     bounds = check_bounds(reason(LayoutProblem(2, 10, 0, template=template)))
     assert bounds.lower == 20
+
+
+def crossings_by_sets(distance, zero_ok, terminals, closed):
+    """The layer rule's crossing minima the plain way (a reference for the array version): j -> value."""
+    layers = {}
+    for cell, j in distance.items():
+        layers.setdefault(j, set()).add(cell)
+    terminal_layer = {j: {t for t in terminals if distance.get(t) == j} for j in layers}
+
+    def brought(cells, j):
+        return len({other for cell in cells for other in closed[cell] if distance.get(other) == j} | terminal_layer[j])
+
+    alone, enter, leave = {}, {}, {}
+    for cell, j in distance.items():
+        if cell not in zero_ok:
+            continue
+        alone[j] = min(alone.get(j, 99), brought([cell], j))
+        for other in closed[cell]:
+            if other in zero_ok and distance.get(other) == j + 1:
+                enter[j + 1] = min(enter.get(j + 1, 99), brought([cell, other], j + 1))
+                leave[j] = min(leave.get(j, 99), brought([cell, other], j))
+    return alone, enter, leave
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_crossing_minima_match_the_plain_count(seed):
+    """The array version of the crossing minima equals a count over sets, layer by layer, from every root."""
+    rng = random.Random(5000 + seed)
+    rows, cols = rng.randint(3, 9), rng.randint(3, 9)
+    reasoning = reason(LayoutProblem(rows, cols, 1, template=sketch(rng, rows, cols)))
+    if reasoning.impossible is not None or not reasoning.zero_ok:
+        return
+    terminals = sorted(reasoning.fixed_safe)
+    for root in terminals:
+        distance = distances_within([root], reasoning.safe_ok, reasoning.closed)
+        crossings = crossing_minima(distance, reasoning.zero_ok, terminals, (rows, cols))
+        alone, enter, leave = crossings_by_sets(distance, reasoning.zero_ok, terminals, reasoning.closed)
+        for j in range(max(distance.values()) + 1):
+            for kind, plain in (("alone", alone), ("enter", enter), ("leave", leave)):
+                value = int(getattr(crossings, kind)[j])
+                assert (None if value > 10**9 else value) == plain.get(j), (root, kind, j)
+
+
+def test_crossing_layers_in_a_corridor_that_turns(monkeypatch):
+    """A corridor 3 wide that turns back once: one cell a layer gave 20 (the moats too); each layer's crossing
+    taken alone gives 27, chained from layer to layer 29 (CP-SAT's fewest safe cells: 30), proving N = 28
+    Impossible."""
+    template = (
+        "#############",
+        "#???????????#",
+        "#?c?????????#",
+        "#???????????#",
+        "#########???#",
+        "#???????????#",
+        "#?????????.?#",
+        "#???????????#",
+        "#############",
+    )
+    cells = sum(len(line) - line.count("#") for line in template)
+    assert least_safe_cells(template) == 30
+    bounds = check_bounds(reason(LayoutProblem(9, 13, cells - 28, template=template)))
+    assert bounds.layers["layer"] == 29 and bounds.layers["moat"] == 20
+    assert bounds.impossible is not None and "at least 29 safe cells" in bounds.impossible
+    assert check_bounds(reason(LayoutProblem(9, 13, cells - 29, template=template))).impossible is None
+    monkeypatch.setattr(bounds_module, "NARROW", 0)  # no layer chained: each crossing on its own
+    assert check_bounds(reason(LayoutProblem(9, 13, cells - 28, template=template))).layers["layer"] == 27

@@ -19,10 +19,28 @@ king graph on safe_ok, and L_j the cells at distance j. Z and every N[z] (z in Z
 so two adjacent cells of Z differ in D by at most one, and N[z] lies in the layers next to z's.
 Z holds a cell at distance at most a (a = 0 if r is the pinned click, else 1: a zero cell of
 N[r]) and a cell at distance at least b (b = D(click) for a pinned click, D(t) - 1 for another
-terminal t: a zero cell of N[t]). A path inside Z between them meets every layer j with
-a <= j <= b, at a zero cell z_j, and N[z_j] holds at least m_j = min |N[z] & L_j| over cells z of
-zero_ok in L_j safe cells of that layer. Layers are disjoint, so N >= sum of m_j for a <= j <= b,
-plus one for r itself when a = 1 (r is in layer 0, safe, and counted nowhere else).
+terminal t: a zero cell of N[t]). A path P inside Z between them *crosses* every layer j with
+a <= j <= b. For j < b, let w be the first cell of P in L_{j+1}: the cell before it, y, is in
+L_j; going back from y while P stays in L_j, the cell before that run, x, is in L_{j-1} (P has
+not reached L_{j+1} yet), unless the run starts P (j = a). With y' the run's first cell (next to
+x), S = N[Z] holds N[x], N[y'], N[y] and N[w], and every terminal; so S & L_j holds at least the
+larger of *enter_j*, the least |(N[x] | N[y'] | T_j) & L_j| over neighbours x in L_{j-1} and y'
+in L_j, both in zero_ok, and *leave_j*, the same over neighbours y in L_j and w in L_{j+1}, T_j
+being the terminals in L_j. At j = a only leave_j holds (P may start there), at j = b only
+enter_j (P need go no further), and with a = b the least |(N[z] | T_j) & L_j| over z of zero_ok in
+L_j. Layers are disjoint, so N is at least the sum over a <= j <= b, plus one for r itself when
+a = 1 (r is in layer 0, safe, and counted nowhere else), plus each terminal past layer b. A layer
+that no such neighbours cross leaves no winning board.
+
+The layers are also *chained* (:func:`_chained_sum`): with (p_j, f_j) the step into the first cell
+f_j of P in L_j, S & L_j holds N[p_j], N[f_j], N[p_{j+1}] and N[f_{j+1}] (p_{j+1} is in L_j) and
+T_j, and the same step (p_{j+1}, f_{j+1}) counts in layer j and in layer j + 1. So the least sum
+over sequences of such steps, one into each layer, bounds N too, and it is at least the sum above
+(each layer's count holds an enter and a leave pair). A shortest path over the steps finds it,
+layer by layer; on open ground a layer holds hundreds of cells and its steps thousands, so only
+layers of at most ``NARROW`` cells are chained, the others counted alone. In a corridor the path's
+cells in one layer decide what it can open in the next: a maze of corridors 3 wide (53 x 53) gets
+585 chained, 529 with each layer alone, 444 with one cell a layer, where its least route opens 597.
 
 Moat rule (:func:`moat_bound`). Every terminal is safe: count each once. For a set S of terminals
 and D_S the distance from S inside safe_ok, Z comes within distance 1 of S (it meets N[t] for t in
@@ -46,12 +64,23 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolve.grid import Cell
+import numpy as np
+
+from cpsolve.grid import Cell, cell_mask
 from cpsolve.layout.dilation import dilation_bound
 from cpsolve.layout.reasoning import Closed, Reasoning, access_cells, distances_within
 from cpsolve.words import counted
 
-__all__ = ["Bounds", "forced_safe", "layer_bound", "moat_bound", "check_bounds", "apply_bounds"]
+__all__ = [
+    "Bounds",
+    "Crossings",
+    "crossing_minima",
+    "forced_safe",
+    "layer_bound",
+    "moat_bound",
+    "check_bounds",
+    "apply_bounds",
+]
 
 
 @dataclass
@@ -185,44 +214,197 @@ def _bfs_parents(sources: Any, inside: Any, closed: Closed) -> dict[Cell, Cell |
 
 
 class _Layers:
-    """Distances from each root inside safe_ok and their layer minima, computed once per root."""
+    """Distances from each root inside safe_ok and their crossing minima, computed once per root."""
 
-    def __init__(self, reasoning: Reasoning) -> None:
+    def __init__(self, reasoning: Reasoning, terminals: list[Cell]) -> None:
         self.reasoning = reasoning
+        self.terminals = terminals
         self.distance: dict[Cell, dict[Cell, int]] = {}
-        self.minima: dict[Cell, dict[int, int]] = {}
+        self.crossings: dict[Cell, Crossings] = {}
 
     def of(self, root: Cell) -> dict[Cell, int]:
         if root not in self.distance:
             self.distance[root] = distances_within([root], self.reasoning.safe_ok, self.reasoning.closed)
         return self.distance[root]
 
-    def minima_of(self, root: Cell) -> dict[int, int]:
-        if root not in self.minima:
-            self.minima[root] = _layer_minima(self.of(root), self.reasoning.zero_ok, self.reasoning.closed)
-        return self.minima[root]
+    def crossings_of(self, root: Cell) -> Crossings:
+        if root not in self.crossings:
+            problem = self.reasoning.problem
+            shape = (problem.rows, problem.cols)
+            self.crossings[root] = crossing_minima(self.of(root), self.reasoning.zero_ok, self.terminals, shape)
+        return self.crossings[root]
 
 
-def _layer_minima(distance: dict[Cell, int], zero_ok: Any, closed: Closed) -> dict[int, int]:
-    """For each layer j, the least |N[z] & L_j| over cells z of zero_ok in L_j."""
-    minima: dict[int, int] = {}
-    for cell, j in distance.items():
-        if minima.get(j) == 1:
-            continue  # the least possible already: a cell alone in its layer
-        if cell in zero_ok:
-            own = sum(1 for other in closed[cell] if distance.get(other) == j)
-            if own < minima.get(j, 10):
-                minima[j] = own
-    return minima
+#: An entry of :class:`Crossings` for a layer that no pair of cells crosses.
+_NONE = np.iinfo(np.int64).max
 
 
-def _sweep(low: int, high: int, minima: dict[int, int]) -> int | None:
-    """Sum of m_j for low <= j <= high, or None when a layer there holds no zero_ok cell (no Z at all)."""
-    total = 0
-    for j in range(low, high + 1):
-        if j not in minima:
+@dataclass
+class Crossings:
+    """For each layer j (the index), the safe cells a path of zero cells brings to it (the module docstring).
+
+    Attributes:
+        alone: The least |(N[z] | T_j) & L_j| over z of zero_ok in L_j.
+        enter: The least |(N[x] | N[y] | T_j) & L_j| over neighbours x in L_{j-1}, y in L_j of zero_ok.
+        leave: The same over neighbours y in L_j, w in L_{j+1} of zero_ok.
+        terminals: The terminals in each layer.
+    """
+
+    alone: np.ndarray
+    enter: np.ndarray
+    leave: np.ndarray
+    terminals: np.ndarray
+
+    def brought(self, j: int, first: int, last: int) -> int | None:
+        """What layer j brings on a path from layer `first` to layer `last`; None: no path crosses it."""
+        if j >= len(self.alone):
             return None
-        total += minima[j]
+        if first == last:
+            value = self.alone[j]
+        elif j == first:
+            value = self.leave[j]
+        elif j == last:
+            value = self.enter[j]
+        else:
+            value = max(self.enter[j], self.leave[j])
+        return None if value == _NONE else int(value)
+
+    def past(self, last: int) -> int:
+        """The terminals in the layers after `last`."""
+        return int(self.terminals[last + 1 :].sum())
+
+
+def crossing_minima(
+    distance: dict[Cell, int], zero_ok: Any, terminals: list[Cell], shape: tuple[int, int]
+) -> Crossings:
+    """The layer rule's minima for the layers of `distance` (:class:`Crossings`), on a board of `shape`.
+
+    Every pair of neighbours (a, a + step) is taken at once for all cells a, one step of the eight
+    at a time, by shifting arrays: |(N[a] | N[a + step]) & L_j| counts the layer's cells over the
+    offsets of the two 3 x 3 boxes.
+    """
+    rows, cols = shape
+    pad = 2  # a pair's boxes reach two cells past a
+    layer = np.full((rows + 2 * pad, cols + 2 * pad), -1, dtype=np.int64)
+    for (r, c), j in distance.items():
+        layer[r + pad, c + pad] = j
+    inner = layer[pad:-pad, pad:-pad]
+    may_zero = np.pad(cell_mask((cell for cell in zero_ok if cell in distance), shape), pad)
+    terminal = np.pad(cell_mask((cell for cell in terminals if cell in distance), shape), pad)
+    depth = int(inner.max()) + 2
+    per_layer = np.bincount(layer[terminal], minlength=depth)
+
+    def shifted(array: np.ndarray, dr: int, dc: int) -> np.ndarray:
+        return array[pad + dr : pad + dr + rows, pad + dc : pad + dc + cols]
+
+    def brought(offsets: set[tuple[int, int]], j: np.ndarray) -> np.ndarray:
+        """For each cell a: |(union of the boxes) & L_j| plus the terminals of L_j outside them."""
+        inside = np.zeros(shape, dtype=np.int64)
+        marked = np.zeros(shape, dtype=np.int64)
+        for dr, dc in offsets:
+            there = shifted(layer, dr, dc) == j
+            inside += there
+            marked += there & shifted(terminal, dr, dc)
+        return inside + per_layer[np.clip(j, 0, depth - 1)] - marked
+
+    box = {(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+    alone = np.full(depth, _NONE, dtype=np.int64)
+    enter = alone.copy()
+    leave = alone.copy()
+    own = shifted(may_zero, 0, 0)
+    np.minimum.at(alone, inner[own], brought(box, inner)[own])
+    for step in sorted(box - {(0, 0)}):
+        pair = box | {(step[0] + dr, step[1] + dc) for dr, dc in box}
+        # a and a + step both may be zero, a + step one layer further out
+        deeper = own & shifted(may_zero, *step) & (shifted(layer, *step) == inner + 1)
+        np.minimum.at(enter, inner[deeper] + 1, brought(pair, inner + 1)[deeper])  # a = x, a + step = y
+        np.minimum.at(leave, inner[deeper], brought(pair, inner)[deeper])  # a = y, a + step = w
+    return Crossings(alone, enter, leave, per_layer)
+
+
+#: Layers of at most this many cells are chained: the first step of a path into the next layer is carried
+#: from one layer's count to the next (a corridor's layers hold a few cells; an open board's, hundreds).
+NARROW = 40
+
+
+def _chained_sum(
+    distance: dict[Cell, int],
+    zero_ok: Any,
+    terminals: list[Cell],
+    closed: Closed,
+    crossings: Crossings,
+    first: int,
+    last: int,
+) -> int | None:
+    """The layer rule's sum over layers `first` to `last`, chained through narrow layers (module docstring).
+
+    Each narrow layer j is charged |(N[p_j] | N[f_j] | N[p_{j+1}] | N[f_{j+1}] | T_j) & L_j| for the
+    first steps (p_j, f_j) into it and (p_{j+1}, f_{j+1}) out of it, the least over sequences of
+    steps by a shortest path over them; a layer next to a wide one takes :class:`Crossings`' value.
+    Cell sets are bit masks over each layer's cells. None: no path crosses some layer.
+    """
+    layers: dict[int, list[Cell]] = {}
+    for cell, j in distance.items():
+        if first - 1 <= j <= last + 1:
+            layers.setdefault(j, []).append(cell)
+    bit = {cell: 1 << k for cells in layers.values() for k, cell in enumerate(cells)}
+    terminal_bits = dict.fromkeys(layers, 0)
+    for t in terminals:
+        if first <= distance.get(t, -1) <= last:
+            terminal_bits[distance[t]] |= bit[t]
+
+    def narrow(j: int) -> bool:
+        return len(layers.get(j, ())) <= NARROW
+
+    def steps_into(j: int) -> list[tuple[int, int]]:
+        """Each first step into L_j, as (its cells' mask over L_{j-1}, over L_j)."""
+        steps = set()
+        for b in layers.get(j, ()):
+            if b not in zero_ok:
+                continue
+            for a in closed[b]:
+                if a in zero_ok and distance.get(a) == j - 1:
+                    near = closed[a] + closed[b]
+                    below = sum({bit[c] for c in near if distance.get(c) == j - 1})
+                    above = sum({bit[c] for c in near if distance.get(c) == j})
+                    steps.add((below, above))
+        return sorted(steps)
+
+    total = 0
+    carried: dict[int, int] | None = None  # the least sum so far, by the mask over L_j of the first step into it
+    for j in range(first, last + 1):
+        marked = terminal_bits[j]
+        chained_out = j < last and narrow(j) and narrow(j + 1)
+        out = steps_into(j + 1) if chained_out else []
+        if chained_out and not out:
+            return None
+        if carried is None and not chained_out:
+            brought = crossings.brought(j, first, last)
+            if brought is None:
+                return None
+            total += brought
+            continue
+        if carried is None:  # only the step out is known: with the least step in, as before
+            entered = int(crossings.enter[j]) if j > first else 0
+            if entered == _NONE:
+                return None
+            carried = {}
+            for below, above in out:
+                value = total + max(entered, (below | marked).bit_count())
+                carried[above] = min(carried.get(above, value), value)
+            continue
+        if not chained_out:  # only the step in is known
+            left = int(crossings.leave[j]) if j < last else 0
+            if left == _NONE:
+                return None
+            total = min(value + max(left, (mask | marked).bit_count()) for mask, value in carried.items())
+            carried = None
+            continue
+        following: dict[int, int] = {}
+        for below, above in out:
+            value = min(cost + (mask | below | marked).bit_count() for mask, cost in carried.items())
+            following[above] = min(following.get(above, value), value)
+        carried = following
     return total
 
 
@@ -239,12 +421,12 @@ def layer_bound(
         reasoning: The reasoning (click, closed, zero_ok, safe_ok).
         terminals: Cells that are safe on every winning board, the pinned click among them.
         roots: The terminals tried as roots (each costs a breadth-first search).
-        layers: Distances and minima already computed (shared with :func:`moat_bound`).
+        layers: Distances and crossing minima already computed for these terminals.
         deadline: A ``time.perf_counter()`` value after which no more roots are tried (the best
             bound so far still holds).
     """
     click = reasoning.click
-    layers = layers or _Layers(reasoning)
+    layers = layers or _Layers(reasoning, terminals)
     best = 0
     for root in roots:
         if deadline is not None and time.perf_counter() > deadline:
@@ -256,10 +438,12 @@ def layer_bound(
         high = max((distance[t] if t == click else distance[t] - 1) for t in terminals)
         if high < low:
             continue
-        total = _sweep(low, high, layers.minima_of(root))
-        if total is None:
-            return None
-        best = max(best, total + (1 if low == 1 else 0))
+        crossings = layers.crossings_of(root)
+        crossed = _chained_sum(distance, reasoning.zero_ok, terminals, reasoning.closed, crossings, low, high)
+        if crossed is None:
+            return None  # no zero cells cross some layer
+        root_alone = 1 if low == 1 else 0  # the root, alone in layer 0
+        best = max(best, root_alone + crossed + crossings.past(high))
     return best
 
 
@@ -403,7 +587,7 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
     terminals = sorted(reasoning.fixed_safe | forced)
     # roots and moats on the template's own terminals: forced cells crowd together along corridors,
     # where they add little to a bound and a search each to its cost
-    cache = _Layers(reasoning)
+    cache = _Layers(reasoning, terminals)
     layered = layer_bound(reasoning, terminals, sorted(reasoning.fixed_safe), cache, deadline)
     if layered is None:
         bounds.impossible = "a fixed safe cell is cut off from the others"
