@@ -246,13 +246,21 @@ def test_dilation_bound_with_holes_against_the_least_winning_board(seed):
     rng = random.Random(3000 + seed)
     rows, cols = rng.randint(4, 7), rng.randint(5, 9)
     template = with_holes(rng, open_sketch(rng, rows, cols, border=0.7), rng.randint(1, 4))
+    least, reasoning = reasoned_at_least(template)
+    if reasoning is not None:
+        assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) <= least, template
+
+
+def reasoned_at_least(template):
+    """CP-SAT's fewest safe cells of a winning board and the reasoning at that N (checked not Impossible);
+    (None, None) when nothing wins."""
     least = least_safe_cells(template)
     if least is None:
-        return  # nothing wins: no N to compare with
+        return None, None
     cells = sum(len(line) - line.count("#") for line in template)
-    reasoning = reason(LayoutProblem(rows, cols, cells - least, template=template))
+    reasoning = reason(LayoutProblem(len(template), len(template[0]), cells - least, template=template))
     assert reasoning.impossible is None, (template, least, reasoning.impossible)
-    assert dilation_bound(reasoning, sorted(reasoning.fixed_safe)) <= least, template
+    return least, reasoning
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -262,13 +270,8 @@ def test_every_rule_below_the_least_winning_board_with_many_holes(seed):
     rng = random.Random(6000 + seed)
     rows, cols = rng.randint(5, 7), rng.randint(6, 9)
     template = with_holes(rng, open_sketch(rng, rows, cols, border=0.5), rng.randint(4, rows * cols // 3))
-    least = least_safe_cells(template)
-    if least is None:
-        return  # nothing wins: no N to compare with
-    cells = sum(len(line) - line.count("#") for line in template)
-    reasoning = reason(LayoutProblem(rows, cols, cells - least, template=template))
-    assert reasoning.impossible is None, (template, least, reasoning.impossible)
-    if len(reasoning.regions) == 1 and not reasoning.decided:
+    least, reasoning = reasoned_at_least(template)
+    if reasoning is not None and len(reasoning.regions) == 1 and not reasoning.decided:
         bounds = check_bounds(reasoning)
         assert bounds.impossible is None and max(bounds.layers.values()) <= least, (template, least, bounds.layers)
 
