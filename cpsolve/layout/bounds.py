@@ -45,8 +45,10 @@ cells in one layer decide what it can open in the next: a maze of corridors 3 wi
 Moat rule (:func:`moat_bound`). Every terminal is safe: count each once. For a set S of terminals
 and D_S the distance from S inside safe_ok, Z comes within distance 1 of S (it meets N[t] for t in
 S, or holds the click) and reaches distance D_S(t) - 1 for every terminal t outside S (D_S(click)
-for the click), so for 1 <= j <= that reach it crosses layer j of S and brings m_j(S) safe cells
-there, as above. Any family of such layers, pairwise disjoint and holding no terminal, adds up.
+for the click), so for 1 <= j <= that reach it crosses layer j of S at a zero cell z, which brings
+at least m_j(S) = min |N[z] & L_j(S)| over cells z of zero_ok in L_j(S) safe cells there (one cell's
+count, as the layer rule had it before it counted crossings). Any family of such layers, pairwise
+disjoint and holding no terminal, adds up.
 The family is grown as the dual of the Steiner tree problem is (Goemans and Williamson's moats):
 every terminal starts as its own set; round by round each set that must still be crossed takes its
 next layer, and one whose next layer would meet another set's cells merges with it instead, the
