@@ -29,8 +29,10 @@ in L_j, both in zero_ok, and *leave_j*, the same over neighbours y in L_j and w 
 being the terminals in L_j. At j = a only leave_j holds (P may start there), at j = b only
 enter_j (P need go no further), and with a = b the least |(N[z] | T_j) & L_j| over z of zero_ok in
 L_j. Layers are disjoint, so N is at least the sum over a <= j <= b, plus one for r itself when
-a = 1 (r is in layer 0, safe, and counted nowhere else), plus each terminal past layer b. A layer
-that no such neighbours cross leaves no winning board.
+a = 1 (r is in layer 0, safe, and counted nowhere else), plus what layer b + 1 holds: its terminals
+(no terminal lies farther), and since Z meets N[t] for each of them, N[z] & L_{b+1} for a zero cell
+z next to each (the least over the choices of z, :func:`_beyond`: at the end of a corridor the cells
+beside the terminal too). A layer that no such neighbours cross leaves no winning board.
 
 The layers are also *chained* (:func:`_chained_sum`): with (p_j, f_j) the step into the first cell
 f_j of P in L_j, S & L_j holds N[p_j], N[f_j], N[p_{j+1}] and N[f_{j+1}] (p_{j+1} is in L_j) and
@@ -249,13 +251,11 @@ class Crossings:
         alone: The least |(N[z] | T_j) & L_j| over z of zero_ok in L_j.
         enter: The least |(N[x] | N[y] | T_j) & L_j| over neighbours x in L_{j-1}, y in L_j of zero_ok.
         leave: The same over neighbours y in L_j, w in L_{j+1} of zero_ok.
-        terminals: The terminals in each layer.
     """
 
     alone: np.ndarray
     enter: np.ndarray
     leave: np.ndarray
-    terminals: np.ndarray
 
     def brought(self, j: int, first: int, last: int) -> int | None:
         """What layer j brings on a path from layer `first` to layer `last`; None: no path crosses it."""
@@ -270,10 +270,6 @@ class Crossings:
         else:
             value = max(self.enter[j], self.leave[j])
         return None if value == _NONE else int(value)
-
-    def past(self, last: int) -> int:
-        """The terminals in the layers after `last`."""
-        return int(self.terminals[last + 1 :].sum())
 
 
 def crossing_minima(
@@ -321,7 +317,7 @@ def crossing_minima(
         deeper = own & shifted(may_zero, *step) & (shifted(layer, *step) == inner + 1)
         np.minimum.at(enter, inner[deeper] + 1, brought(pair, inner + 1)[deeper])  # a = x, a + step = y
         np.minimum.at(leave, inner[deeper], brought(pair, inner)[deeper])  # a = y, a + step = w
-    return Crossings(alone, enter, leave, per_layer)
+    return Crossings(alone, enter, leave)
 
 
 #: Layers of at most this many cells are chained: the first step of a path into the next layer is carried
@@ -445,8 +441,28 @@ def layer_bound(
         if crossed is None:
             return None  # no zero cells cross some layer
         root_alone = 1 if low == 1 else 0  # the root, alone in layer 0
-        best = max(best, root_alone + crossed + crossings.past(high))
+        beyond = _beyond(distance, high, terminals, reasoning.zero_ok, reasoning.closed)
+        best = max(best, root_alone + crossed + beyond)
     return best
+
+
+#: The most ways :func:`_beyond` keeps of covering the terminals of one layer; past it, it stops with the least
+#: so far (each terminal taken adds cells, so that least still bounds the rest).
+BEYOND_COVERS = 256
+
+
+def _beyond(distance: dict[Cell, int], last: int, terminals: list[Cell], zero_ok: Any, closed: Closed) -> int:
+    """The least safe cells of layer ``last + 1``: its terminals (no terminal lies farther), and for each a
+    zero cell z next to it (Z meets N[t]) with N[z]'s cells in that layer; the least over the choices of z."""
+    layer = last + 1
+    covers: list[frozenset[Cell]] = [frozenset(t for t in terminals if distance.get(t) == layer)]
+    for t in sorted(covers[0]):
+        near = [frozenset(c for c in closed[z] if distance.get(c) == layer) for z in closed[t] if z in zero_ok]
+        grown = {cover | more for cover in covers for more in near}
+        if not grown or len(grown) > BEYOND_COVERS:
+            break  # no zero cell next to t (the other rules say so) or too many ways: the least so far holds
+        covers = [cover for cover in grown if not any(other < cover for other in grown)]
+    return min(len(cover) for cover in covers)
 
 
 def moat_bound(reasoning: Reasoning, terminals: list[Cell], deadline: float | None = None) -> int:
