@@ -441,7 +441,7 @@ def layer_bound(
         if crossed is None:
             return None  # no zero cells cross some layer
         root_alone = 1 if low == 1 else 0  # the root, alone in layer 0
-        beyond = _beyond(distance, high, terminals, reasoning.zero_ok, reasoning.closed)
+        beyond = _beyond(reasoning, distance, high, terminals)
         best = max(best, root_alone + crossed + beyond)
     return best
 
@@ -451,13 +451,17 @@ def layer_bound(
 BEYOND_COVERS = 256
 
 
-def _beyond(distance: dict[Cell, int], last: int, terminals: list[Cell], zero_ok: Any, closed: Closed) -> int:
+def _beyond(reasoning: Reasoning, distance: dict[Cell, int], last: int, terminals: list[Cell]) -> int:
     """The least safe cells of layer ``last + 1``: its terminals (no terminal lies farther), and for each a
     zero cell z next to it (Z meets N[t]) with N[z]'s cells in that layer; the least over the choices of z."""
     layer = last + 1
+    closed = reasoning.closed
     covers: list[frozenset[Cell]] = [frozenset(t for t in terminals if distance.get(t) == layer)]
     for t in sorted(covers[0]):
-        near = [frozenset(c for c in closed[z] if distance.get(c) == layer) for z in closed[t] if z in zero_ok]
+        near = [
+            frozenset(c for c in closed[z] if distance.get(c) == layer)
+            for z in access_cells(t, reasoning.click, reasoning.zero_ok, closed)
+        ]
         grown = {cover | more for cover in covers for more in near}
         if not grown or len(grown) > BEYOND_COVERS:
             break  # no zero cell next to t (the other rules say so) or too many ways: the least so far holds
