@@ -1,9 +1,9 @@
 """What each lower-bound rule proves on the structured families, and what it costs.
 
 For every case of ``benchmarks/cp_families.py`` that the reasoning leaves open with one region, the
-layer, moat and dilation rules' bounds on N (:mod:`cpsolve.layout.bounds`,
-:mod:`cpsolve.layout.dilation`) and the seconds each took, computed on the reasoning alone (no
-separator rule first, so the figures are the rules' own). A bound above N proves the case
+layer, moat, corridor and dilation rules' bounds on N (:mod:`cpsolve.layout.bounds`,
+:mod:`cpsolve.layout.corridors`, :mod:`cpsolve.layout.dilation`) and the seconds each took, computed on
+the reasoning alone (no separator rule first, so the figures are the rules' own). A bound above N proves the case
 Impossible. Usage:
 
     python benchmarks/bound_rules.py                  # every family
@@ -21,7 +21,8 @@ import time
 
 from cp_families import families
 
-from cpsolve.layout.bounds import layer_bound, moat_bound
+from cpsolve.layout.bounds import BEYOND_COVERS, Layers, layer_bound, moat_bound
+from cpsolve.layout.corridors import corridor_bound
 from cpsolve.layout.dilation import dilation_bound
 from cpsolve.layout.reasoning import reason
 
@@ -29,6 +30,9 @@ from cpsolve.layout.reasoning import reason
 RULES = {
     "layer": lambda reasoning, terminals: layer_bound(reasoning, terminals, terminals) or 0,
     "moat": moat_bound,
+    "corridor": lambda reasoning, terminals: corridor_bound(
+        reasoning, terminals, terminals, Layers(reasoning, terminals), BEYOND_COVERS
+    ),
     "dilation": dilation_bound,
 }
 

@@ -56,9 +56,10 @@ every terminal starts as its own set; round by round each set that must still be
 next layer, and one whose next layer would meet another set's cells merges with it instead, the
 union then taking its first layer clear of both.
 
-A fourth bound, the dilation rule (:mod:`cpsolve.layout.dilation`), counts the rows and columns the
-zero cells must span (on a template with holes, less one cell for each hole it may count). A rule whose
-bound exceeds N proves Impossible.
+A fourth bound, the corridor rule (:mod:`cpsolve.layout.corridors`), chains narrow layers as the layer
+rule does, counting the zero path's whole passage through each. A fifth, the dilation rule
+(:mod:`cpsolve.layout.dilation`), counts the rows and columns the zero cells must span (on a template
+with holes, less one cell for each hole it may count). A rule whose bound exceeds N proves Impossible.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ from typing import Any
 import numpy as np
 
 from cpsolve.grid import Cell, cell_mask
+from cpsolve.layout.corridors import corridor_bound
 from cpsolve.layout.dilation import dilation_bound
 from cpsolve.layout.reasoning import Closed, Reasoning, access_cells, distances_within
 from cpsolve.words import counted
@@ -78,6 +80,7 @@ from cpsolve.words import counted
 __all__ = [
     "Bounds",
     "Crossings",
+    "Layers",
     "crossing_minima",
     "forced_safe",
     "layer_bound",
@@ -93,10 +96,10 @@ class Bounds:
 
     Attributes:
         forced: Cells forced safe by the separator rule (fixed safe cells excluded).
-        lower: The best lower bound on N from the layer, moat and dilation rules (0 when none applies).
+        lower: The best lower bound on N from the layer, moat, corridor and dilation rules (0 when none applies).
         impossible: Why no board exists, when a rule proves it.
         complete: False when the deadline stopped the separator rule early (what it found holds).
-        layers: Each bound rule's own bound, by name (``layer``, ``moat``, ``dilation``).
+        layers: Each bound rule's own bound, by name (``layer``, ``moat``, ``corridor``, ``dilation``).
     """
 
     forced: frozenset[Cell] = frozenset()
@@ -217,8 +220,9 @@ def _bfs_parents(sources: Any, inside: Any, closed: Closed) -> dict[Cell, Cell |
     return parent
 
 
-class _Layers:
-    """Distances from each root inside safe_ok and their crossing minima, computed once per root."""
+class Layers:
+    """Distances from each root inside safe_ok and their crossing minima, computed once per root (the layer
+    and corridor rules share them)."""
 
     def __init__(self, reasoning: Reasoning, terminals: list[Cell]) -> None:
         self.reasoning = reasoning
@@ -410,7 +414,7 @@ def layer_bound(
     reasoning: Reasoning,
     terminals: list[Cell],
     roots: list[Cell],
-    layers: _Layers | None = None,
+    layers: Layers | None = None,
     deadline: float | None = None,
 ) -> int | None:
     """The layer rule's bound on N, the best over the given roots; None: no Z can exist.
@@ -424,7 +428,7 @@ def layer_bound(
             bound so far still holds).
     """
     click = reasoning.click
-    layers = layers or _Layers(reasoning, terminals)
+    layers = layers or Layers(reasoning, terminals)
     best = 0
     for root in roots:
         if deadline is not None and time.perf_counter() > deadline:
@@ -590,8 +594,8 @@ def _layer_least(layer: list[Cell], distance: dict[Cell, int], zero_ok: Any, clo
 def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
     """Apply the rules to a reasoning with regions (N > 1); Impossible when one proves it.
 
-    The separator, layer and moat rules are this module's; the dilation rule is
-    :mod:`cpsolve.layout.dilation`'s.
+    The separator, layer and moat rules are this module's; the corridor rule is
+    :mod:`cpsolve.layout.corridors`' and the dilation rule :mod:`cpsolve.layout.dilation`'s.
     """
     forced, complete = forced_safe(reasoning, deadline)
     bounds = Bounds(forced=forced, complete=complete)
@@ -609,19 +613,22 @@ def check_bounds(reasoning: Reasoning, deadline: float | None = None) -> Bounds:
     terminals = sorted(reasoning.fixed_safe | forced)
     # roots and moats on the template's own terminals: forced cells crowd together along corridors,
     # where they add little to a bound and a search each to its cost
-    cache = _Layers(reasoning, terminals)
+    cache = Layers(reasoning, terminals)
     layered = layer_bound(reasoning, terminals, sorted(reasoning.fixed_safe), cache, deadline)
     if layered is None:
         bounds.impossible = "a fixed safe cell is cut off from the others"
         return bounds
     moats = moat_bound(reasoning, sorted(reasoning.fixed_safe), deadline)
-    # the dilation rule costs seconds on a 100 x 100 board: only when the others have not proved it already,
-    # and only until its bound proves it
+    # the corridor and dilation rules cost up to seconds (a maze of 13 x 13 rooms, a 100 x 100 board): each
+    # only when the rules before it have not proved it already, and the dilation rule only until it does
     needed = reasoning.safe_count + 1
     proved = max(layered, moats) >= needed
+    roots = sorted(reasoning.fixed_safe)
+    corridors = 0 if proved else corridor_bound(reasoning, terminals, roots, cache, BEYOND_COVERS, deadline)
+    proved = proved or corridors >= needed
     dilated = 0 if proved else dilation_bound(reasoning, sorted(reasoning.fixed_safe), deadline, needed)
-    bounds.layers = {"layer": layered, "moat": moats, "dilation": dilated}
-    bounds.lower = max(layered, moats, dilated)
+    bounds.layers = {"layer": layered, "moat": moats, "corridor": corridors, "dilation": dilated}
+    bounds.lower = max(layered, moats, corridors, dilated)
     if bounds.lower > reasoning.safe_count:
         bounds.impossible = (
             f"the zero cells must reach from the click to every fixed safe cell, which takes at least "

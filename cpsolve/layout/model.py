@@ -38,7 +38,7 @@ have to find out by search (:func:`add_implied`):
   :mod:`cpsolve.layout.bounds`): ``implied:region`` (no zero cell or click outside the regions
   that can hold the zero cells), ``implied:reach`` (a mine outside their closed neighbourhoods),
   ``implied:separator`` (no mine on a cell the separator rule forces safe), ``implied:layer``
-  (at least the layer, moat and dilation bound of safe cells), and under ``levels`` ``implied:distance``
+  (at least the layer, moat, corridor and dilation bound of safe cells), and under ``levels`` ``implied:distance``
   (a zero cell's level is at least its distance from the pinned click).
 
 The strong model also carries a search strategy: with a pinned click, make cells zero along a

@@ -3,7 +3,7 @@
 Each either decides the case, with a proof or a board, or steps aside (docs/models/phases.md):
 
 - ``bounds``: the counts of :func:`cpsolve.layout.reasoning.reason` (regions of allowed cells, N = 1)
-  and the separator, layer, moat and dilation rules of :mod:`cpsolve.layout.bounds`; they prove Impossible
+  and the separator, layer, moat, corridor and dilation rules of :mod:`cpsolve.layout.bounds`; they prove Impossible
   (the reason is kept) or settle N = 1. The strong model states the same facts as implied
   constraints, so what this phase adds is the verdict without building the model.
 - ``exhaust``: the exhaustive search of small zero sets (:mod:`cpsolve.layout.exhaust`), for

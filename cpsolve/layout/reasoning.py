@@ -108,7 +108,7 @@ class Reasoning:
             allowed cells: a lower bound on a zero cell's level.
         board: For N = 1, the board the reasoning built.
         forced: The cells of fixed_safe that the separator rule added.
-        lower: The layer, moat and dilation rules' lower bound on N (:mod:`cpsolve.layout.bounds`).
+        lower: The layer, moat, corridor and dilation rules' lower bound on N (:mod:`cpsolve.layout.bounds`).
     """
 
     problem: LayoutProblem
