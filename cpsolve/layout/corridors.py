@@ -198,7 +198,7 @@ class _Corridors:
             end = j
             while end + 1 <= self.last and passages[end + 1] is not None:
                 end += 1
-            run = self._run(j, end, passages)
+            run = self._run(j, end, passages, deadline)
             if run is None:
                 return None
             total += run
@@ -238,8 +238,11 @@ class _Corridors:
                 ends = found
         return [(w, y, mask, self.opens(w, j + 1) | self.opens(y, j + 1)) for w, y, mask in ends]
 
-    def _run(self, start: int, end: int, passages: dict[int, list[Passage] | None]) -> int | None:
-        """The least sum over layers start to end of a run of chained layers (and layer last + 1 if end is last).
+    def _run(
+        self, start: int, end: int, passages: dict[int, list[Passage] | None], deadline: float | None
+    ) -> int | None:
+        """The least sum over layers start to end of a run of chained layers (and layer last + 1 if end is last);
+        None when no zero path crosses them, or the deadline passes.
 
         The state at layer j is (what the passage of layer j - 1 opens in L_j, the passage of layer j):
         nothing else of the layers before reaches layer j or later.
@@ -255,6 +258,8 @@ class _Corridors:
 
         costs: dict[tuple[int, Passage], int] = {(0, passage): 0 for passage in passages[start] or ()}
         for j in range(start, end):
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
             by_entry: dict[Cell, list[Passage]] = {}
             for after in passages[j + 1] or ():
                 by_entry.setdefault(after[0], []).append(after)
