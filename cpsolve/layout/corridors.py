@@ -64,9 +64,9 @@ class LayerSource(Protocol):
 
 
 #: Layers of at most this many cells are chained by passages (a corridor's layers hold a few cells).
-CORRIDOR_WIDTH = 16
+CORRIDOR_WIDTH = 20
 #: A layer with more passages than this is counted alone (the programme's work grows with their square).
-PASSAGES = 400
+PASSAGES = 1000
 #: Masks over two layers are packed in one integer: L_j's bits low, L_{j-1}'s from this bit up.
 _SHIFT = 64
 _LOW = (1 << _SHIFT) - 1
