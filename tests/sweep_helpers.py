@@ -40,3 +40,28 @@ def long_solve(markers: str, index: int) -> int:
     solver.parameters.max_time_in_seconds = 60
     (Path(markers) / f"solving-{index}").write_text(str(os.getpid()))
     return int(solver.solve(model))
+
+
+def compare_signalled_after(writes: int, signal_number: int, arguments: list[str]) -> None:
+    """Run ``cpsolve compare ARGUMENTS`` and send this process `signal_number` right after the store's
+    `writes`-th write: a kill or a Ctrl-C at a known moment of the sweep, however fast the machine runs it
+    (a small sweep takes well under a second, too fast for a test to aim a signal from outside)."""
+    import sys
+
+    from cpsolve.sweep.store import ResultStore
+
+    write = ResultStore.add
+    done = 0
+
+    def add_then_signal(store: ResultStore, settings: str, records) -> None:  # type: ignore[no-untyped-def]
+        nonlocal done
+        write(store, settings, records)
+        done += 1
+        if done == writes:
+            os.kill(os.getpid(), signal_number)  # delivered before kill() returns (POSIX, to oneself)
+
+    ResultStore.add = add_then_signal  # type: ignore[method-assign]
+    sys.argv = ["cpsolve", "compare", *arguments]
+    from cpsolve.cli import main
+
+    main()

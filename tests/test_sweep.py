@@ -126,12 +126,10 @@ def _store_rows(path) -> int:
         return 0
 
 
-def _start_sweep(store, *extra):
-    command = [
-        sys.executable,
-        "-m",
-        "cpsolve",
-        "compare",
+def _start_sweep(store, signal_number: int, writes: int):
+    """`cpsolve compare` over CASES_1_5 into `store`, sent `signal_number` right after the store's `writes`-th write
+    (tests/sweep_helpers.py: the moment is fixed, where a signal sent from here could find the sweep done)."""
+    arguments = [
         "--rows",
         "1-5",
         "--cols",
@@ -145,9 +143,15 @@ def _start_sweep(store, *extra):
         "--store",
         str(store),
         "--quiet",
-        *extra,
     ]
-    return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    run = (
+        f"import sys; sys.path.insert(0, {os.path.join(ROOT, 'tests')!r}); import sweep_helpers; "
+        f"sweep_helpers.compare_signalled_after({writes}, {int(signal_number)}, {arguments!r})"
+    )
+    # run from the store's folder: the package imported is the installed one, not a source tree in the working folder
+    return subprocess.Popen(
+        [sys.executable, "-c", run], cwd=os.path.dirname(store), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
 
 
 def _wait_for_rows(process, store, rows: int, timeout: float = 90.0) -> None:
@@ -163,12 +167,8 @@ CASES_1_5 = [(r, c, m) for r in range(1, 6) for c in range(1, 6) for m in range(
 
 def test_a_killed_sweep_resumes_with_every_case_once(runner, tmp_path):
     store = tmp_path / "sweep.db"
-    process = _start_sweep(store)
-    try:
-        _wait_for_rows(process, store, 40)
-    finally:
-        process.send_signal(signal.SIGKILL)
-        process.wait(timeout=30)
+    process = _start_sweep(store, signal.SIGKILL, writes=2)
+    assert process.wait(timeout=90) == -signal.SIGKILL, process.stderr.read().decode()
     kept = _store_rows(store)
     assert 40 <= kept < 2 * len(CASES_1_5) and kept % 2 == 0  # whole tasks only: both backends of each case
 
@@ -223,17 +223,15 @@ def test_a_killed_sweep_resumes_with_every_case_once(runner, tmp_path):
 
 def test_ctrl_c_keeps_what_finished_and_exits_130(tmp_path):
     store = tmp_path / "sweep.db"
-    process = _start_sweep(store)
+    process = _start_sweep(store, signal.SIGINT, writes=1)
     try:
-        _wait_for_rows(process, store, 20)
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 130
+        assert process.wait(timeout=90) == 130
     finally:
         if process.poll() is None:
             process.kill()
     assert "interrupted" in process.stderr.read().decode()
     kept = _store_rows(store)
-    assert kept >= 20 and kept % 2 == 0
+    assert 20 <= kept < 2 * len(CASES_1_5) and kept % 2 == 0
 
 
 def test_report_of_an_unfinished_sweep_says_what_is_missing(runner, tmp_path):
