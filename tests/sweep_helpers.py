@@ -1,6 +1,8 @@
 """Task functions for the executor tests; module-level so Dask workers import them (tests/ is on their sys.path)."""
 
 import os
+import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -46,21 +48,19 @@ def compare_signalled_after(writes: int, signal_number: int, arguments: list[str
     """Run ``cpsolve compare ARGUMENTS`` and send this process `signal_number` right after the store's
     `writes`-th write: a kill or a Ctrl-C at a known moment of the sweep, however fast the machine runs it
     (a small sweep takes well under a second, too fast for a test to aim a signal from outside)."""
-    import sys
-
     from cpsolve.sweep.store import ResultStore
 
     write = ResultStore.add
     done = 0
 
-    def add_then_signal(store: ResultStore, settings: str, records) -> None:  # type: ignore[no-untyped-def]
+    def add_then_signal(store: ResultStore, settings: str, records: Iterable) -> None:
         nonlocal done
         write(store, settings, records)
         done += 1
         if done == writes:
             os.kill(os.getpid(), signal_number)  # delivered before kill() returns (POSIX, to oneself)
 
-    ResultStore.add = add_then_signal  # type: ignore[method-assign]
+    ResultStore.add = add_then_signal  # this process only: it runs the sweep and ends
     sys.argv = ["cpsolve", "compare", *arguments]
     from cpsolve.cli import main
 

@@ -154,6 +154,16 @@ def _start_sweep(store, signal_number: int, writes: int):
     )
 
 
+def _ended(process, timeout: float = 90.0) -> int:
+    """The process's exit code once it ends; killed (and the test failed) if it runs past `timeout`."""
+    try:
+        return process.wait(timeout=timeout)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def _wait_for_rows(process, store, rows: int, timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     while _store_rows(store) < rows:
@@ -168,7 +178,7 @@ CASES_1_5 = [(r, c, m) for r in range(1, 6) for c in range(1, 6) for m in range(
 def test_a_killed_sweep_resumes_with_every_case_once(runner, tmp_path):
     store = tmp_path / "sweep.db"
     process = _start_sweep(store, signal.SIGKILL, writes=2)
-    assert process.wait(timeout=90) == -signal.SIGKILL, process.stderr.read().decode()
+    assert _ended(process) == -signal.SIGKILL, process.stderr.read().decode()
     kept = _store_rows(store)
     assert 40 <= kept < 2 * len(CASES_1_5) and kept % 2 == 0  # whole tasks only: both backends of each case
 
@@ -224,11 +234,7 @@ def test_a_killed_sweep_resumes_with_every_case_once(runner, tmp_path):
 def test_ctrl_c_keeps_what_finished_and_exits_130(tmp_path):
     store = tmp_path / "sweep.db"
     process = _start_sweep(store, signal.SIGINT, writes=1)
-    try:
-        assert process.wait(timeout=90) == 130
-    finally:
-        if process.poll() is None:
-            process.kill()
+    assert _ended(process) == 130
     assert "interrupted" in process.stderr.read().decode()
     kept = _store_rows(store)
     assert 20 <= kept < 2 * len(CASES_1_5) and kept % 2 == 0
