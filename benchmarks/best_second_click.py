@@ -3,11 +3,12 @@
 Boards are drawn under the classic rule (first click 1,1 safe) from ``default_rng([seed, k])``, again and
 again from the same generator until the corner shows NUMBER; the first click is played, then the second click
 is forced to the cell asked for (a mine loses the game), and the default best player plays on (its ties from
-``default_rng([seed, k, 1])``). Every cell plays the same boards, so the differences are paired: the interval of
-a difference counts the boards where the two cells' games disagree.
+``default_rng([seed, k, 1])``). ``own`` in place of a cell leaves the second click to the player: its own
+choice, the baseline a rule for this click would have to beat. Every cell plays the same boards, so the
+differences are paired: the interval of a difference counts the boards where the two cells' games disagree.
 
 Usage:
-    nice -n 19 python benchmarks/best_second_click.py --number 1 --cells 3,1 16,30 [--games N] [--start K]
+    nice -n 19 python benchmarks/best_second_click.py --number 1 --cells own 3,1 16,30 [--games N] [--start K]
         [--rows 16 --cols 30 --mines 99] [--jobs J]
 """
 
@@ -21,7 +22,7 @@ import numpy as np
 
 
 def play(args: tuple) -> list[tuple[int, int]]:
-    """Games `indices` with the second click forced to `cell` (0-based): (index, won) each."""
+    """Games `indices` with the second click forced to `cell` (0-based; None: the player's own): (index, won) each."""
     rows, cols, mines, number, cell, seed, indices = args
     from cpsolve.generate import GameSettings, draw_board
     from cpsolve.grid import mine_numbers
@@ -39,7 +40,7 @@ def play(args: tuple) -> list[tuple[int, int]]:
         game = GameState(BoardTables.build(board, np.ones((rows, cols), dtype=bool)))
         index = game.tables.grid.index
         game.reveal(index(0, 0))
-        if board[cell] or (game.safe_left and game.reveal(index(*cell)) is None):
+        if cell is not None and (board[cell] or (game.safe_left and game.reveal(index(*cell)) is None)):
             out.append((k, 0))
             continue
         record = _play_on(game, np.random.default_rng([seed, k, 1]), BestGame(False, 0, 0, 0, None))
@@ -50,7 +51,9 @@ def play(args: tuple) -> list[tuple[int, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--number", type=int, default=1, help="what the corner shows")
-    parser.add_argument("--cells", nargs="+", required=True, help="1-based second clicks to compare, ROW,COL")
+    parser.add_argument(
+        "--cells", nargs="+", required=True, help="1-based second clicks to compare, ROW,COL, or own (the player's)"
+    )
     parser.add_argument("--games", type=int, default=25_000)
     parser.add_argument("--start", type=int, default=0, help="the first board's index")
     parser.add_argument("--rows", type=int, default=16)
@@ -63,9 +66,9 @@ def main() -> None:
     won = {}
     with Pool(args.jobs) as pool:
         for text in args.cells:
-            r, c = (int(x) - 1 for x in text.split(","))
+            cell = None if text == "own" else tuple(int(x) - 1 for x in text.split(","))
             tasks = [
-                (args.rows, args.cols, args.mines, args.number, (r, c), args.seed, list(indices[i : i + 250]))
+                (args.rows, args.cols, args.mines, args.number, cell, args.seed, list(indices[i : i + 250]))
                 for i in range(0, args.games, 250)
             ]
             result = np.zeros(args.games, dtype=np.int8)
