@@ -235,6 +235,39 @@ def test_a_forced_50_50_is_guessed_at_once():
     assert advice.guess.cell in {(0, 0), (1, 0)} and advice.guess.safety == Fraction(1, 2)
 
 
+@pytest.mark.parametrize("rows, cols", [(4, 7), (7, 4)])
+@pytest.mark.parametrize("corner", ["top-left", "top-right", "bottom-left", "bottom-right"])
+def test_the_opening_corner_is_the_far_end_of_the_shorter_edge(monkeypatch, rows, cols, corner):
+    monkeypatch.setattr(best, "OPENING_CORNER", True)
+    row = 0 if corner.startswith("top") else rows - 1
+    col = 0 if corner.endswith("left") else cols - 1
+    position = Position(rows, cols, {(row, col): 1}, frozenset(), full(rows, cols) - {(row, col)}, total=5)
+    advice = best.advise(position, np.random.default_rng(0))
+    # the shorter edge through the corner: a column when there are fewer rows, else a row
+    expected = (rows - 1 - row, col) if rows < cols else (row, cols - 1 - col)
+    assert advice.reason == "opening" and advice.guess.cell == expected
+    # the guess is labelled with its exact safety, as every guess is: 5 mines, 1 of them next to the corner
+    assert advice.guess.safety == 1 - Fraction(4, rows * cols - 4)
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["shows 2", "square", "a hole", "two cells open", "switched off"],
+)
+def test_the_opening_corner_keeps_to_its_one_position(monkeypatch, case):
+    monkeypatch.setattr(best, "OPENING_CORNER", case != "switched off")
+    rows, cols = (5, 5) if case == "square" else (4, 7)
+    cells = full(rows, cols)
+    clues = {(0, 0): 2 if case == "shows 2" else 1}
+    if case == "two cells open":
+        clues[(3, 6)] = 1
+    if case == "a hole":
+        cells -= {(2, 3)}
+    unknown = cells - set(clues)
+    advice = best.advise(Position(rows, cols, clues, frozenset(), unknown, total=5), np.random.default_rng(0))
+    assert advice.status == "ok" and advice.guess is not None and advice.reason != "opening"
+
+
 def test_conflicts_are_minimal():
     """On contradictory positions: the set's clues (with the total when named) have no placement,
     and dropping any one of them leaves one."""

@@ -36,7 +36,8 @@ look-ahead's best candidates scored one guess deeper (``deep`` in the engine,
 :data:`DEEP_CANDIDATES`), a switch to a cell safe whenever the pick is safe, and safer
 (:data:`DOMINANCE`), and three of DavidNHill's solvers' rules: the next position's safety over its
 living cells only (:data:`LIVING_NEXT`), progress blended into the score (:data:`PROGRESS_WEIGHT`)
-and candidates in small spaces deferred (:data:`SPACE_THRESHOLD`).
+and candidates in small spaces deferred (:data:`SPACE_THRESHOLD`); and an opening rule
+(:data:`OPENING_CORNER`: after a corner showed 1, the far end of the shorter edge).
 
 Every choice reads the view only (:class:`View`: the shown numbers, flags, covered cells and the
 total); :func:`cpsolve.play.best_games.play_best` keeps the mines in a separate table that only answers reveals.
@@ -130,12 +131,17 @@ PROGRESS_WEIGHT = 0.0
 #: count tells more about a small pocket later (DavidNHill's SpaceCounter, 8; 0: off: 8 gave
 #: +0.02 +- 0.06 points on 20,000 paired games, 31 games differ).
 SPACE_THRESHOLD = 0
+#: After a first click in a corner of a board that is not square showed 1, and nothing else is open:
+#: guess the corner at the other end of the shorter edge (measured with rollouts after the
+#: look-ahead's own choice, ``benchmarks/best_second_click.py``).
+OPENING_CORNER = False
 
 #: Why a guess was chosen (Advice.reason), in words for the hint.
 REASONS = {
     "certain": "certain moves: no guess needed",
     "forced": "a forced 50/50: no click can tell the two cells apart, so guess now",
     "pseudo": "safe, or a mine that leaves a 50/50 behind anyway: as good as guessing it later",
+    "opening": "the corner showed 1: the corner at the far end of its shorter edge (measured to win more often)",
     "endgame": "exact game-tree search over the placements left: the best chance to win",
     "isolated": "isolated region: exact game-tree search of a part of the board that plays alone",
     "lookahead": "the best chance of surviving this click and the next",
@@ -261,6 +267,29 @@ def _forced_pair(view: View, state: np.ndarray) -> tuple[int, int] | None:
         if near_a == near_b:
             return a, b
     return None
+
+
+def _opening_corner(view: View, state: np.ndarray) -> int | None:
+    """The far end of the shorter edge from a first click in a corner that showed 1 (None: not that position).
+
+    Fires only when the corner is the one cell open, nothing is flagged, the board is a full
+    rectangle (no holes) that is not square, and the target corner is covered.
+    """
+    grid = view.grid
+    rows, cols = grid.rows, grid.cols
+    if rows == cols or rows < 2 or cols < 2:
+        return None
+    cleared = np.flatnonzero(state == CLEARED)
+    if len(cleared) != 1 or view.shown[cleared[0]] != 1 or (state == FLAGGED).any():
+        return None
+    if int((state == COVERED).sum()) != rows * cols - 1:  # a hole somewhere
+        return None
+    row, col = grid.cell(int(cleared[0]))
+    if row not in (0, rows - 1) or col not in (0, cols - 1):
+        return None
+    # the shorter edge runs along the shorter side: down a column when there are fewer rows
+    target = (rows - 1 - row, col) if rows < cols else (row, cols - 1 - col)
+    return grid.index(*target)
 
 
 def _influence(view: View, state: np.ndarray, safe: np.ndarray, log_count: float) -> tuple[dict[int, float], list[int]]:
@@ -593,6 +622,10 @@ def decide(view: View, rng: np.random.Generator, deadline: float | None = None) 
         found = _isolated(view, safety, rng) if ISOLATED_SOLUTIONS else None
         if found is not None:
             return Decision((), tuple(sure_mine.tolist()), found.guess, found.reason, found.candidates, log_count)
+        corner = _opening_corner(view, state) if OPENING_CORNER else None
+        if corner is not None:
+            guess = Candidate(corner, float(safety[corner]))
+            return Decision((), tuple(sure_mine.tolist()), guess, "opening", (guess,), log_count)
         if LOOK_AHEAD and (deadline is None or time.perf_counter() < deadline):
             influence, pseudo = _influence(view, state, safety, log_count) if FIFTY_FIFTY_SCALE else ({}, [])
             if pseudo:  # a mine here is a 50/50 anyway: it is safe, or as good as lost
