@@ -235,16 +235,26 @@ def test_a_forced_50_50_is_guessed_at_once():
     assert advice.guess.cell in {(0, 0), (1, 0)} and advice.guess.safety == Fraction(1, 2)
 
 
-@pytest.mark.parametrize("rows, cols", [(4, 7), (7, 4)])
-@pytest.mark.parametrize("corner", ["top-left", "top-right", "bottom-left", "bottom-right"])
-def test_the_opening_corner_is_the_far_end_of_the_shorter_edge(monkeypatch, rows, cols, corner):
+# (rows, cols, the corner that showed 1, the far end of the shorter edge through it)
+OPENING_CORNERS = [
+    # 4 x 7: the shorter edges are the columns
+    (4, 7, (0, 0), (3, 0)),
+    (4, 7, (0, 6), (3, 6)),
+    (4, 7, (3, 0), (0, 0)),
+    (4, 7, (3, 6), (0, 6)),
+    # 7 x 4: the shorter edges are the rows
+    (7, 4, (0, 0), (0, 3)),
+    (7, 4, (0, 3), (0, 0)),
+    (7, 4, (6, 0), (6, 3)),
+    (7, 4, (6, 3), (6, 0)),
+]
+
+
+@pytest.mark.parametrize("rows, cols, corner, expected", OPENING_CORNERS)
+def test_the_opening_corner_is_the_far_end_of_the_shorter_edge(monkeypatch, rows, cols, corner, expected):
     monkeypatch.setattr(best, "OPENING_CORNER", True)
-    row = 0 if corner.startswith("top") else rows - 1
-    col = 0 if corner.endswith("left") else cols - 1
-    position = Position(rows, cols, {(row, col): 1}, frozenset(), full(rows, cols) - {(row, col)}, total=5)
+    position = Position(rows, cols, {corner: 1}, frozenset(), full(rows, cols) - {corner}, total=5)
     advice = best.advise(position, np.random.default_rng(0))
-    # the shorter edge through the corner: a column when there are fewer rows, else a row
-    expected = (rows - 1 - row, col) if rows < cols else (row, cols - 1 - col)
     assert advice.reason == "opening" and advice.guess.cell == expected
     # the guess is labelled with its exact safety, as every guess is: 5 mines, 1 of them next to the corner
     assert advice.guess.safety == 1 - Fraction(4, rows * cols - 4)

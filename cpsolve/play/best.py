@@ -273,17 +273,15 @@ def _forced_pair(view: View, state: np.ndarray) -> tuple[int, int] | None:
 def _opening_corner(view: View, state: np.ndarray) -> int | None:
     """The far end of the shorter edge from a first click in a corner that showed 1 (None: not that position).
 
-    Fires only when the corner is the one cell open, nothing is flagged, the board is a full
-    rectangle (no holes) that is not square, and the target corner is covered.
+    Fires only when the corner is the one cell open and every other cell of a board that is not
+    square is covered (so nothing is flagged, no cell is a hole, and the target corner is covered).
     """
     grid = view.grid
     rows, cols = grid.rows, grid.cols
     if rows == cols or rows < 2 or cols < 2:
         return None
     cleared = np.flatnonzero(state == CLEARED)
-    if len(cleared) != 1 or view.shown[cleared[0]] != 1 or (state == FLAGGED).any():
-        return None
-    if int((state == COVERED).sum()) != rows * cols - 1:  # a hole somewhere
+    if len(cleared) != 1 or view.shown[cleared[0]] != 1 or int((state == COVERED).sum()) != rows * cols - 1:
         return None
     row, col = grid.cell(int(cleared[0]))
     if row not in (0, rows - 1) or col not in (0, cols - 1):
