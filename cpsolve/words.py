@@ -16,7 +16,9 @@ Example:
 
 from __future__ import annotations
 
-__all__ = ["decimal_text", "shorten", "counted", "describe_char"]
+import re
+
+__all__ = ["decimal_text", "shorten", "counted", "describe_char", "one_line", "LONGEST_ECHO"]
 
 #: Integers of more bits than this are written by :func:`decimal_text` (``str()`` would refuse them).
 PLAIN_BITS = 13000
@@ -66,6 +68,25 @@ def shorten(text: str, keep: int = 20) -> str:
     if len(text) <= keep:
         return text
     return f"{text[:keep]}... ({len(text)} characters)"
+
+
+#: The longest run of characters without a space that an error line echoes whole: a path of that length
+#: is rare, a number or a token that long is a value someone pasted or generated.
+LONGEST_ECHO = 200
+_LONG_RUN = re.compile(rf"[^\s'\"]{{{LONGEST_ECHO + 1},}}")  # quotes around a value are left around it
+
+
+def one_line(message: str) -> str:
+    """`message` as one error line: its lines joined by spaces, and every run of more than
+    :data:`LONGEST_ECHO` characters but spaces and quotes shortened. Each message shortens its own
+    values; this is the net under them all, for every face (the command line's stderr, the web
+    app's ``{"error": ...}``), so a value with a line break or of megabytes never spreads an error.
+
+    Example:
+        >>> one_line("unknown solver 'x\\r\\ny'")
+        "unknown solver 'x y'"
+    """
+    return _LONG_RUN.sub(lambda match: shorten(match.group(), 60), " ".join(message.splitlines()))
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:

@@ -180,6 +180,9 @@ def test_the_pages_and_their_files_are_served_from_the_package(client):
     for path in ("/", "/analyse", "/layout", "/api"):
         response = client.get(path)
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+        head = client.head(path)  # what a link checker or a monitor asks: the headers alone
+        assert head.status_code == 200 and head.content == b""
+        assert head.headers["content-length"] == str(len(response.content))
         for script in ("/static/common.js", "/static/style.css"):
             if script.endswith(".js") and path == "/api":
                 continue
@@ -257,6 +260,18 @@ def test_a_number_the_command_refuses_is_refused_with_its_words(client, runner, 
         ("/api/casual", {"boards": "2 2\nM.\n.\n"}, 422, None),
         ("/api/puzzle", {"position": "1.\n.\u00001\n"}, 422, "position, line 2: binary data (NUL byte), expected text"),
         ("/api/puzzle", {"position": "1.\r.1\r"}, 422, None),
+        ("/api/game", {"rows": 9, "cols": 9, "mines": 10, "moves": [5]}, 422, "moves[1]: must be a JSON object"),
+        ("/api/game", {"rows": 9, "cols": 9, "mines": -1}, 422, "mines must be 0 or more, got -1"),
+        ("/api/generate", {"rows": 9, "cols": 9, "mines": -1}, 422, "mines must be 0 or more, got -1"),
+        (
+            "/api/layout",
+            {"rows": 10_000, "cols": 10_000, "mines": 5},
+            422,
+            "rows x cols must be at most 1,000,000 cells on this server, got 10000x10000",
+        ),
+        ("/api/generate", {"rows": 1001, "cols": 1000, "mines": 5}, 422, None),
+        ("/api/layout", {"rows": 5, "cols": 8, "mines": 17, "backend": "cp", "phases": "bounds\nzz"}, 422, None),
+        ("/api/layout", {"rows": 5, "cols": 8, "mines": 17, "backend": "cp", "phases": "z" * 5000}, 422, None),
     ],
 )
 def test_bad_requests_get_a_4xx_and_one_line(client, path, body, status, error):
@@ -264,6 +279,7 @@ def test_bad_requests_get_a_4xx_and_one_line(client, path, body, status, error):
     assert response.status_code == status
     answer = response.json()
     assert list(answer) == ["error"] and len(answer["error"].splitlines()) == 1 and "Traceback" not in answer["error"]
+    assert len(answer["error"]) < 400  # a long value is echoed shortened
     if error is not None:
         assert answer["error"] == error
 
@@ -409,6 +425,62 @@ def test_the_game_replays_flags_chords_and_undo_as_the_session_does(client):
     chances = {tuple(item["cell"]) for item in view["chances"]["cells"]}
     covered = {(r + 1, c + 1) for r, row in enumerate(session.picture()) for c, ch in enumerate(row) if ch in "-F"}
     assert chances == covered
+
+
+def test_the_3bv_is_shown_only_once_the_game_is_over_and_then_only_undo_may_follow(client):
+    """The 3BV depends on where the mines are (on 3x3 with one mine: 1 for a corner mine, 3 for an
+    edge one), so it stays null while the game is played; a move after the end is refused, undo is not."""
+    from cpsolve.game.session import Dealer
+    from cpsolve.generate import openings_and_3bv
+
+    for seed in range(6):
+        deal = {"rows": 3, "cols": 3, "mines": 1, "start": "safe", "seed": seed}
+        mines = Dealer(3, 3, 1, start="safe", seed=seed).deal().mines
+        moves = []
+        status, view = post(client, "/api/game", deal)
+        cells = iter([r, c] for r in range(1, 4) for c in range(1, 4))
+        while view["outcome"] == "playing":
+            assert status == 200 and view["bbbv"] is None
+            moves.append({"action": "reveal", "cell": next(cells)})
+            status, view = post(client, "/api/game", {**deal, "moves": moves})
+        assert view["bbbv"] == openings_and_3bv(mines)[1]
+        outcome, number = view["outcome"], len(moves) + 1
+        status, refused = post(client, "/api/game", {**deal, "moves": [*moves, {"action": "flag", "cell": [3, 3]}]})
+        assert status == 422
+        assert refused == {"error": f"moves {number}: the game is over ({outcome}): only undo may follow, got flag"}
+        status, view = post(client, "/api/game", {**deal, "moves": [*moves, {"action": "undo"}]})
+        assert status == 200 and view["outcome"] == "playing" and view["bbbv"] is None
+
+
+def test_a_list_cut_short_by_the_time_limit_keeps_what_was_found(monkeypatch):
+    """generate's boards (and casual's answers) found before the time ran out are the answer, the
+    reason in a header, as the command prints them before its exit 3; with none found it is a 504."""
+    from cpsolve import answers
+    from cpsolve.errors import TimeLimitError
+    from cpsolve.web import work
+
+    real = answers.generate
+
+    def one_then_out(*args, **kwargs):
+        boards = real(*args, **kwargs)
+        yield next(boards)
+        raise TimeLimitError("board 2 not found in 1 s")
+
+    monkeypatch.setattr(answers, "generate", one_then_out)
+    fields = {"rows": 9, "cols": 9, "mines": 10, "player": "perfect", "no_total": False, "first": None}
+    fields |= {"start": "opening", "count": 3, "seed": 0, "time_limit": 5.0}
+    status, text, headers = work.answer("generate", fields)
+    assert status == 200 and len(json.loads(text)) == 1
+    assert headers == {work.TIMED_OUT_HEADER: "board 2 not found in 1 s"}
+
+    clock = iter([0.0, 0.0, 0.0, 9.0])  # the deadline (0 + 5 s), two boards in time, the third past it
+    monkeypatch.setattr(work, "perf_counter", lambda: next(clock))
+    status, text, headers = work.answer("casual", {"boards": "2 2\nM.\n..\n" * 3 + "0 0\n", "time_limit": 5.0})
+    assert status == 200 and [line["board"] for line in json.loads(text)] == [1, 2]
+    assert headers == {work.TIMED_OUT_HEADER: "the time limit of 5 s ran out before board 3"}
+    clock = iter([0.0, 9.0])
+    status, text, headers = work.answer("casual", {"boards": "2 2\nM.\n..\n0 0\n", "time_limit": 5.0})
+    assert status == 504 and json.loads(text) == {"error": "the time limit of 5 s ran out before board 1"}
 
 
 # -- the pool -----------------------------------------------------------------------------------

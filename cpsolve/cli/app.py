@@ -10,7 +10,6 @@ hands the work to the library, and prints. Any
 from __future__ import annotations
 
 import os
-import re
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -31,30 +30,16 @@ else:
     #: click's UsageError, which typer vendors without re-exporting (its BadParameter derives from it).
     _ClickUsageError = typer.BadParameter.__mro__[1]
 
-__all__ = ["app", "fail", "shorten_echoes", "LONGEST_ECHO"]
+__all__ = ["app", "fail"]
 
 
 def fail(message: str, code: int) -> typer.Exit:
-    """Print ``cpsolve: message`` on stderr and return the Exit to raise with `code`.
+    """Print ``cpsolve: message`` on stderr, as one line (:func:`cpsolve.words.one_line`), and return
+    the Exit to raise with `code`."""
+    from cpsolve.words import one_line
 
-    The message is one line, and any value it echoes of more than :data:`LONGEST_ECHO` characters is
-    shortened (each message shortens its own values; this is the net under them all).
-    """
-    typer.echo(f"cpsolve: {shorten_echoes(' '.join(message.splitlines()))}", err=True)
+    typer.echo(f"cpsolve: {one_line(message)}", err=True)
     return typer.Exit(code)
-
-
-#: The longest run of characters without a space that an error line echoes whole: a path of that length
-#: is rare, a number or a token that long is a value someone pasted or generated.
-LONGEST_ECHO = 200
-_LONG_RUN = re.compile(rf"[^\s'\"]{{{LONGEST_ECHO + 1},}}")  # quotes around a value are left around it
-
-
-def shorten_echoes(text: str) -> str:
-    """`text` with every run of more than :data:`LONGEST_ECHO` characters but spaces and quotes shortened."""
-    from cpsolve.words import shorten
-
-    return _LONG_RUN.sub(lambda match: shorten(match.group(), 60), text)
 
 
 def _silence_stdout() -> None:
@@ -135,7 +120,9 @@ class _ReportingGroup(TyperGroup):
             # the library names its parameters; here they are the flags (time_limit: --time-limit)
             raise fail(error.command_line(), error.exit_code) from None
         except _ClickUsageError as error:  # click refused an option's value: it echoes the value whole
-            error.message = shorten_echoes(error.message)
+            from cpsolve.words import one_line
+
+            error.message = one_line(error.message)
             raise
         except BrokenPipeError:
             # the reader went away (`| head`): it has what it wanted; say nothing more

@@ -39,9 +39,10 @@ def serve(
 ) -> None:
     """Serve the Play, Analyse and Layout pages and the JSON API (its OpenAPI page at /api) until Ctrl-C.
 
-    Needs the web extra: pip install 'cpsolve[web]'. Binds loopback unless --host says otherwise;
+    Needs the web extra: pip install 'cpsolve\\[web]'. Binds loopback unless --host says otherwise;
     prints its address. Exit 130 after Ctrl-C, once the server has stopped.
     """
+    # (the backslash before [web] keeps --help's rich markup from reading it as a style and dropping it)
     from cpsolve.errors import InputError, UsageError
 
     check_count(workers, "--workers", MAX_WORKERS)

@@ -79,7 +79,9 @@ def game_json(session: Session, chances: Chances | None, hint: Hint | None, time
     the board was dealt for), ``board``, ``outcome`` (``playing``, ``won``, ``lost``),
     ``mines_left``, ``bbbv``, ``cleared``, ``clicks``, ``undos``, ``moves`` (each standing move with
     its verdict when judged), ``guesses`` (moves judged a guess), ``chances`` and ``hint`` (null
-    unless asked, and once the game is over), ``timed_out``.
+    unless asked, and once the game is over), ``timed_out``. ``bbbv`` (the board's 3BV) is null
+    while the game is played: it depends on where the mines are (a 3x3 board's 3BV tells a corner
+    mine from an edge one), and a player learns the board only through what reveals show.
     """
     deal = session.deal
     settings = deal.settings
@@ -95,7 +97,7 @@ def game_json(session: Session, chances: Chances | None, hint: Hint | None, time
         "board": session.picture(),
         "outcome": "won" if session.won else "lost" if session.lost else "playing",
         "mines_left": session.mines_left,
-        "bbbv": session.bbbv,
+        "bbbv": session.bbbv if session.over else None,
         "cleared": session.cleared,
         "clicks": session.clicks,
         "undos": session.undos,

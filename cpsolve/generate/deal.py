@@ -57,6 +57,8 @@ class GameSettings:
             raise InputError(f"unknown player {self.player!r}; use one of {', '.join(PLAYERS)}")
         if self.start not in START_CONDITIONS:
             raise InputError(f"unknown start {self.start!r}; use opening or safe")
+        if self.mines < 0:
+            raise InputError(f"mines must be 0 or more, got {self.mines}")
         row, col = self.click
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise InputError(f"first click {row + 1},{col + 1} is off the {self.rows}x{self.cols} board")

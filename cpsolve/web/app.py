@@ -53,12 +53,16 @@ from cpsolve.web.pool import Busy, HardTimeLimit, SolverPool, Stopped, WorkerLos
 from cpsolve.web.work import PRELOAD, answer, error_json, warm
 from cpsolve.words import shorten
 
-__all__ = ["MAX_BODY", "MAX_BOARDS", "GRACE", "create_app"]
+__all__ = ["MAX_BODY", "MAX_BOARDS", "MAX_CELLS", "GRACE", "create_app"]
 
 #: The largest request body accepted, in bytes (a 1000x1000 position takes about 1 MB).
 MAX_BODY = 1_000_000
 #: The most boards one ``/api/generate`` request may ask for.
 MAX_BOARDS = 100
+#: The largest board ``/api/layout`` and ``/api/generate`` make, in cells (the library takes up to
+#: 10^8, which a command on one's own machine may ask for; an answer of this size is about as large
+#: as the largest body the server reads, and a few bytes of request cannot tie up a solver for minutes).
+MAX_CELLS = 1_000_000
 #: Seconds past a request's time limit before its work is stopped outright: the library answers
 #: "unknown" at its time limit by itself; this catches work that cannot look at the clock.
 GRACE = 5.0
@@ -127,8 +131,10 @@ def _validation_message(error: dict[str, Any]) -> tuple[int, str]:
     field = _field(location)
     if kind == "json_invalid":
         return 400, f"the request body is not JSON: {error.get('ctx', {}).get('error', 'invalid')}"
-    if not field or kind in ("model_attributes_type", "dict_type", "model_type"):
+    if not field:  # the body itself: empty, or not an object
         return 400, "the request body must be a JSON object"
+    if kind in ("model_attributes_type", "dict_type", "model_type"):  # an item inside it (a move)
+        return 422, f"{field}: must be a JSON object"
     if kind == "extra_forbidden":
         return 422, f"unknown field {field!r}"
     if kind == "missing":
@@ -194,13 +200,19 @@ def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> F
             if limit > app.state.time_limit:
                 return _error(422, f"time_limit must be at most {app.state.time_limit:g} seconds on this server")
         fields["time_limit"] = limit
+        rows, cols = fields.get("rows"), fields.get("cols")
+        if kind in ("layout", "generate") and rows is not None and cols is not None and rows * cols > MAX_CELLS:
+            return _error(422, f"rows x cols must be at most {MAX_CELLS:,} cells on this server, got {rows}x{cols}")
         if kind == "generate" and not fields["count"] <= MAX_BOARDS:
             return _error(422, str(ParameterError("count", f"must be at most {MAX_BOARDS} on this server")))
         if kind == "layout" and fields["workers"] is not None and not 1 <= fields["workers"] <= workers * 4:
             return _error(422, str(ParameterError("workers", f"must be from 1 to {workers * 4} on this server")))
         pool: SolverPool = app.state.pool
+        # the library honours the limit itself; the pool's stop is the net for work that cannot look
+        # at the clock. Generate's limit is for each board, so its work may take count times as long.
+        allowed = limit * (fields["count"] if kind == "generate" else 1) + GRACE
         try:
-            status, text = await pool.run(answer, (kind, fields), limit + GRACE, request.is_disconnected)
+            status, text, headers = await pool.run(answer, (kind, fields), allowed, request.is_disconnected)
         except Busy as busy:
             return _error(503, str(busy))
         except HardTimeLimit:
@@ -209,7 +221,7 @@ def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> F
             return _error(500, str(lost))
         except Stopped:
             return _error(499, "the client went away")  # nobody reads it
-        return Response(text, status_code=status, media_type="application/json")
+        return Response(text, status_code=status, media_type="application/json", headers=headers)
 
     errors: dict[int | str, dict[str, Any]] = {
         code: {"description": words, "content": {"application/json": {"example": {"error": "..."}}}}
@@ -284,7 +296,7 @@ def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> F
         ("/layout", "layout.html"),
         ("/api", "api.html"),
     ):
-        app.get(path, include_in_schema=False)(page(name))
+        app.api_route(path, methods=["GET", "HEAD"], include_in_schema=False)(page(name))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     @app.exception_handler(StarletteHTTPException)

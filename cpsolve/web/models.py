@@ -81,7 +81,7 @@ class HintRequest(_Request):
 class LayoutRequest(_Request):
     """``cpsolve layout``: a board won with one click, or Impossible; rows, cols and mines, or template and mines."""
 
-    rows: int | None = Field(None, description="Rows (not with a template).")
+    rows: int | None = Field(None, description="Rows (not with a template; rows x cols at most 1,000,000).")
     cols: int | None = Field(None, description="Columns (not with a template).")
     mines: int = Field(description="Mines.")
     template: str | None = Field(
@@ -122,7 +122,7 @@ class CasualRequest(_Request):
 class GenerateRequest(_Request):
     """``cpsolve generate``: boards a player wins without a guess from the first click, one answer per board."""
 
-    rows: int = Field(description="Rows.")
+    rows: int = Field(description="Rows (rows x cols at most 1,000,000).")
     cols: int = Field(description="Columns.")
     mines: int = Field(description="Mines.")
     player: Literal["casual", "subset", "perfect"] = Field("perfect", description="Who must win.")
@@ -131,7 +131,9 @@ class GenerateRequest(_Request):
     start: Start = Field("opening", description="opening: no mine in the click's 3x3; safe: only the click.")
     count: int = Field(1, description="How many boards (at most 100 a request).")
     seed: Seed = 0
-    time_limit: TimeLimit = None
+    time_limit: float | None = Field(
+        None, description="Seconds to find each board (default and most: the server's --time-limit)."
+    )
 
 
 class GameMove(_Request):

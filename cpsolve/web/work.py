@@ -8,7 +8,9 @@ object the command's ``--format json`` prints, less the ``file`` key. Nothing he
 Every outcome comes back as ``(HTTP status, JSON text)``, errors included, so nothing but plain
 data crosses between processes and no traceback ever reaches a client: bad input is 422 with the
 command line's one line, a time limit that ran out with no answer to give is 504, and a bug is
-500 with its one line (its traceback goes to the server's log).
+500 with its one line (its traceback goes to the server's log). A list cut short by the time limit
+(``generate`` found some of its boards) is a 200 with the boards found, as the command prints them
+before its exit 3, and the reason in the header :data:`TIMED_OUT_HEADER`.
 """
 
 from __future__ import annotations
@@ -16,14 +18,16 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Callable
+from time import perf_counter
 from typing import Any
 
 from cpsolve import answers
 from cpsolve.errors import CpsolveError, InputError, InternalError, TimeLimitError, UsageError
 from cpsolve.formats.lines import TextSource
 from cpsolve.formats.values import json_line
+from cpsolve.words import one_line
 
-__all__ = ["HANDLERS", "PRELOAD", "answer", "error_json", "warm"]
+__all__ = ["HANDLERS", "PRELOAD", "TIMED_OUT_HEADER", "answer", "error_json", "warm"]
 
 #: The modules every answer needs, imported once by the forkserver the solver processes are forked
 #: from (OR-Tools is not: it starts threads when imported, and a fork keeps none of them).
@@ -48,8 +52,16 @@ _STATUS = ((TimeLimitError, 504), (InternalError, 500), (InputError, 422), (Usag
 
 
 def error_json(message: str) -> str:
-    """The body of every error: ``{"error": message}``."""
-    return json_line({"error": message})
+    """The body of every error: ``{"error": message}``, the message as one line (:func:`cpsolve.words.one_line`)."""
+    return json_line({"error": one_line(message)})
+
+
+class PartialAnswer(Exception):
+    """The time limit ran out after part of a list was found: the part is the answer, the message says why."""
+
+    def __init__(self, found: list[Any], message: str):
+        super().__init__(message)
+        self.found = found
 
 
 def _cell(value: list[int] | None) -> tuple[int, int] | None:
@@ -126,7 +138,17 @@ def _layout(fields: dict[str, Any]) -> Any:
 def _casual(fields: dict[str, Any]) -> Any:
     from cpsolve.formats.casual import read_casual_boards
 
-    return [answers.casual(board).json() for board in read_casual_boards(TextSource("boards", fields["boards"]))]
+    # each board is quick, but a body may hold tens of thousands: the time limit is checked between them
+    deadline = perf_counter() + fields["time_limit"]
+    found: list[Any] = []
+    for number, board in enumerate(read_casual_boards(TextSource("boards", fields["boards"])), start=1):
+        if perf_counter() > deadline:
+            message = f"the time limit of {fields['time_limit']:g} s ran out before board {number}"
+            if not found:
+                raise TimeLimitError(message)
+            raise PartialAnswer(found, message)
+        found.append(answers.casual(board).json())
+    return found
 
 
 def _generate(fields: dict[str, Any]) -> Any:
@@ -142,7 +164,16 @@ def _generate(fields: dict[str, Any]) -> Any:
         seed=fields["seed"],
         time_limit=fields["time_limit"],
     )
-    return [board.json() for board in boards]
+    found: list[Any] = []
+    try:
+        for board in boards:
+            found.append(board.json())
+    except TimeLimitError as error:
+        if not found:
+            raise
+        # the command prints the boards found and exits 3: the same boards, the reason in a header
+        raise PartialAnswer(found, str(error)) from None
+    return found
 
 
 def _game(fields: dict[str, Any]) -> Any:
@@ -181,23 +212,32 @@ def warm() -> int:
     return os.getpid()
 
 
-def answer(kind: str, fields: dict[str, Any]) -> tuple[int, str]:
-    """Answer one request in this process: ``(HTTP status, JSON text)``, whatever happens.
+#: The response header that says a list is shorter than asked because the time limit ran out (its
+#: value: the command's line, as ``cpsolve generate`` prints it on stderr before exit 3).
+TIMED_OUT_HEADER = "X-Cpsolve-Timed-Out"
+
+
+def answer(kind: str, fields: dict[str, Any]) -> tuple[int, str, dict[str, str]]:
+    """Answer one request in this process: ``(HTTP status, JSON text, headers)``, whatever happens.
 
     Args:
         kind: The endpoint (a key of :data:`HANDLERS`).
         fields: The request's fields, checked for type already, ``time_limit`` set.
     """
+    headers: dict[str, str] = {}
     try:
         payload = HANDLERS[kind](fields)
+    except PartialAnswer as partial:
+        payload = partial.found
+        headers[TIMED_OUT_HEADER] = one_line(str(partial)).encode("ascii", "replace").decode()
     except CpsolveError as error:
         status = next(code for kind_of_error, code in _STATUS if isinstance(error, kind_of_error))
-        return status, error_json(str(error))
+        return status, error_json(str(error)), headers
     except MemoryError:
-        return 507, error_json("the answer needs more memory than the server has")
+        return 507, error_json("the answer needs more memory than the server has"), headers
     except Exception as error:  # a bug: one line for the client, the traceback for the server's log
         traceback.print_exc(file=sys.stderr)
-        return 500, error_json(f"internal error: {type(error).__name__}: {error}")
+        return 500, error_json(f"internal error: {type(error).__name__}: {error}"), headers
     if isinstance(payload, list):
-        return 200, "[" + ", ".join(json_line(item) for item in payload) + "]"
-    return 200, json_line(payload)
+        return 200, "[" + ", ".join(json_line(item) for item in payload) + "]", headers
+    return 200, json_line(payload), headers
