@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from cpsolve.board import Board
+from cpsolve.errors import parameter
 from cpsolve.layout import LayoutProblem, LayoutResult, SolveOptions, Status, UnsupportedProblem
 
 __all__ = ["is_possible", "safe_row_lengths", "greedy_board", "solve"]
@@ -98,7 +99,8 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     """
     if not problem.is_plain:
         raise UnsupportedProblem(
-            "the greedy backend solves plain rectangles only; use --backend cp for --click or --template"
+            f"the greedy backend solves plain rectangles only; use {parameter('backend')} cp for "
+            f"{parameter('click')} or {parameter('template')}"
         )
     board = greedy_board(problem.rows, problem.cols, problem.mines)
     if board is None:
