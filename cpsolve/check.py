@@ -49,8 +49,10 @@ def judge_case(case: LayoutCase, lines: tuple[str, ...]) -> str | None:
         return "says Impossible but a one-click board exists" if possible else None
     if not lines:
         return "empty answer"
-    if any(line.lower() in (IMPOSSIBLE.lower(), UNKNOWN.lower()) for line in lines):
-        return f"answer is {lines[0]!r}: verdicts are exactly 'Impossible' or a board"
+    verdict = next((line for line in lines if line.lower() in (IMPOSSIBLE.lower(), UNKNOWN.lower())), None)
+    if verdict is not None:
+        where = "answer is" if len(lines) == 1 else f"line {lines.index(verdict) + 1} of the answer is"
+        return f"{where} {verdict!r}: verdicts are exactly 'Impossible' or a board"
     try:
         board = Board.from_rows(list(lines))
     except ValueError as error:
@@ -72,28 +74,28 @@ def check_files(input_path: str, output_path: str) -> CheckReport:
     """
     cases = list(read_layout_cases(input_path))
     report = CheckReport(cases=len(cases))
-    seen: set[int] = set()
+    # each case of the input gets one verdict: accepted, or its first reason; a case is out of order
+    # when it comes after a higher one (a gap is the missing case's fault, not the next one's)
+    verdicts: dict[int, str | None] = {}
+    highest = 0
     outputs: Iterator[OutputCase] = read_layout_output(output_path)
     for answer in outputs:
-        if answer.number < 1 or answer.number > len(cases):
-            report.rejections.append(
-                Rejection(answer.number, f"extra case (input has {len(cases)}), line {answer.line}")
-            )
-            continue
-        if answer.number in seen:
-            report.rejections.append(Rejection(answer.number, f"case repeated, line {answer.line}"))
-            continue
-        expected_next = len(seen) + 1
-        seen.add(answer.number)
-        if answer.number != expected_next:
-            report.rejections.append(Rejection(answer.number, f"out of order: expected Case #{expected_next}"))
-        reason = judge_case(cases[answer.number - 1], answer.lines)
+        number = answer.number
+        if number < 1 or number > len(cases):
+            report.rejections.append(Rejection(number, f"extra case (input has {len(cases)}), line {answer.line}"))
+        elif number in verdicts:
+            if verdicts[number] is None:  # two answers to one case: neither stands
+                verdicts[number] = f"case repeated, line {answer.line}"
+        elif number < highest:
+            verdicts[number] = f"out of order: after Case #{highest}"
+        else:
+            verdicts[number] = judge_case(cases[number - 1], answer.lines)
+            highest = number
+    for number in range(1, len(cases) + 1):
+        reason = verdicts.get(number, "missing case")
         if reason is None:
             report.accepted += 1
         else:
-            report.rejections.append(Rejection(answer.number, reason))
-    for number in range(1, len(cases) + 1):
-        if number not in seen:
-            report.rejections.append(Rejection(number, "missing case"))
+            report.rejections.append(Rejection(number, reason))
     report.rejections.sort(key=lambda rejection: rejection.case)
     return report
