@@ -166,3 +166,40 @@ def test_probabilities_add_up_to_the_mines_left(seed):
         return
     expected = sum(Fraction(w, weights.count) for w in weights.mine.values())
     assert expected == board_mines - len(known)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=2**6000), st.integers(min_value=1, max_value=700), st.integers(0, 40))
+def test_unpack_reads_each_coefficient_as_shifting_does(packed, width, length):
+    """The byte-sliced unpack (integers over 4096 bits) against the plain shift-and-mask definition."""
+    mask = (1 << width) - 1
+    assert count_module.unpack(packed, width, length) == [(packed >> (k * width)) & mask for k in range(length)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=10**30), min_size=1, max_size=40))
+def test_the_product_without_each_polynomial_is_the_product_of_the_others(values):
+    """The block-rebuilt suffixes give, for every place, the product of all the others."""
+    from math import prod
+
+    from cpsolve.deduce.weights import _products_without_each, _suffix_checkpoints
+
+    suffixes = _suffix_checkpoints(values, None)
+    assert suffixes[0] == prod(values)
+    without = list(_products_without_each(values, suffixes, None))
+    assert without == [prod(values[:j] + values[j + 1 :]) for j in range(len(values))]
+
+
+def test_a_long_strip_with_a_total_is_counted_within_its_time_limit():
+    """A 3 x 2,500 strip (clues between two covered rows, with the total) is too wide for the compiled
+    engine; the exact count in Python reads the clock between components, so a short limit is kept."""
+    rng = random.Random(5)
+    n = 2500
+    top = [rng.random() < 0.5 for _ in range(n)]
+    bottom = [rng.random() < 0.5 for _ in range(n)]
+    clues = {(1, j): sum(top[k] + bottom[k] for k in (j - 1, j, j + 1) if 0 <= k < n) for j in range(n)}
+    unknown = frozenset((r, c) for r in (0, 2) for c in range(n))
+    position = Position(3, n, clues, frozenset(), unknown, total=sum(top) + sum(bottom))
+    started = time.perf_counter()
+    answer = analyse(position, count=True, deadline=started + 0.5)
+    assert answer.status is Status.UNKNOWN and time.perf_counter() - started < 3.0

@@ -65,6 +65,20 @@ def test_holes_and_known_mines(runner, tmp_path):
     assert data["probabilities"] == [[None, 1.0, None], [0.0, 1.0, 0.5]]
 
 
+def test_the_lowest_chance_names_every_cell_that_ties_with_it(runner, tmp_path):
+    """Sixteen cells have exactly 1/8 here, which the fast engine's doubles give as 0.125 and as
+    0.12499999999999976: the line names all sixteen, not the one that came out lowest."""
+    text = "8 8 10\n........\n..3.....\n12.1....\n01...*..\n01..3...\n01**2...\n0122212.\n0000001*\n"
+    path = write(tmp_path, text)
+    result = run(runner, path, "--probabilities", "--width", "200")
+    assert "lowest chance: 12.5% at (1,1), (1,5), (1,6) and 13 more" in result.stdout.splitlines()
+    chances = answer(runner, path, "--probabilities")["probabilities"]
+    eighths = [
+        (r, c) for r, row in enumerate(chances) for c, p in enumerate(row) if p is not None and abs(p - 1 / 8) < 1e-12
+    ]
+    assert len(eighths) == 16
+
+
 def test_stdin(runner):
     result = run(runner, "-", "--format", "json", input="3 3\n1..\n...\n..1\n")
     assert result.exit_code == 0 and json.loads(result.stdout)["file"] == "<stdin>"
@@ -83,6 +97,12 @@ def test_stdin(runner):
         ("3 3\n", 1, "no grid follows"),
         ("0 3\n...\n", 1, "positive R and C"),
         ("1 .. .\n", 1, "not one cell"),
+        # only ASCII spaces and tabs separate: a no-break or other Unicode space is a character, named
+        ("2 2\n1\u00a0.\n..\n", 2, "unexpected character U+00A0 (NO-BREAK SPACE) in cell 2"),
+        ("3 3 2\n1..\n.\u00a0..\n..*\n", 3, "unexpected character U+00A0 (NO-BREAK SPACE) in cell 2"),
+        ("2\u20032\n1.\n..\n", 1, "unexpected character U+2003 (EM SPACE) in cell 2"),
+        ("\u30002 2\n1.\n..\n", 1, "unexpected character U+3000 (IDEOGRAPHIC SPACE) in cell 1"),
+        ("2 2\n1.\n..\x0c\n", 3, "unexpected character a form feed in cell 3"),
     ],
 )
 def test_bad_input_one_line_with_file_and_line(runner, tmp_path, text, line, fragment):

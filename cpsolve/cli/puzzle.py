@@ -31,7 +31,11 @@ def puzzle(
         bool, typer.Option("--deduce", help="What is certain: the unknown cells safe, or mines, in every solution.")
     ] = False,
     probabilities: Annotated[
-        bool, typer.Option("--probabilities", help="Each unknown cell's exact chance of a mine.")
+        bool,
+        typer.Option(
+            "--probabilities",
+            help="Each unknown cell's chance of a mine (a double within about 1e-12 of the exact fraction).",
+        ),
     ] = False,
     solution: Annotated[
         bool | None,

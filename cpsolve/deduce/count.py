@@ -76,11 +76,28 @@ class ComponentCount:
 
 
 def unpack(packed: int, width: int, length: int) -> list[int]:
-    """The coefficients 0..length-1 of a polynomial packed at `width` bits per coefficient."""
+    """The coefficients 0..length-1 of a polynomial packed at `width` bits per coefficient.
+
+    Read from the integer's bytes, a slice per coefficient, so the whole takes time in proportion to
+    the integer's size: shifting the whole integer once per coefficient took length times that, some
+    seconds for a polynomial of a few thousand coefficients of a few thousand bits each.
+
+    Example:
+        >>> unpack(3 + (5 << 4) + (1 << 8), 4, 3), unpack(3 + (5 << 4) + (1 << 8), 4, 2)
+        ([3, 5, 1], [3, 5])
+    """
     if width == 0:
         return [packed]
     mask = (1 << width) - 1
-    return [(packed >> (k * width)) & mask for k in range(length)]
+    if packed.bit_length() <= 4096:  # a small integer: shifting it is quicker than its bytes
+        return [(packed >> (k * width)) & mask for k in range(length)]
+    data = packed.to_bytes((packed.bit_length() + 7) // 8, "little")
+    coefficients = []
+    for k in range(length):
+        start = k * width
+        chunk = int.from_bytes(data[start >> 3 : (start + width + 7) >> 3], "little")
+        coefficients.append((chunk >> (start & 7)) & mask)
+    return coefficients
 
 
 def _constraints_of(component: Component) -> dict[Cell, list[int]]:

@@ -17,9 +17,10 @@ whose coefficients are far larger, enter only as the few C(f, m) that the total 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb, prod
+from math import comb, isqrt, prod
 
 from cpsolve.deduce.count import (
     ComponentCount,
@@ -82,7 +83,8 @@ def weigh(position: Position, deadline: float | None = None) -> Weights | None:
     if reduction.mines_left is None:
         weights = _weights_free(counts, reduction.floating)
     else:
-        weights = _weights_with_total(counts, reduction.floating, reduction.mines_left - len(reduction.fixed_mines))
+        target = reduction.mines_left - len(reduction.fixed_mines)
+        weights = _weights_with_total(counts, reduction.floating, target, deadline)
     if weights is None:
         return None
     for cell in reduction.fixed_safe:
@@ -111,22 +113,23 @@ def _weights_free(counts: list[ComponentCount], floating: tuple[Cell, ...]) -> W
     return Weights(count, weights)
 
 
-def _weights_with_total(counts: list[ComponentCount], floating: tuple[Cell, ...], target: int) -> Weights | None:
+def _weights_with_total(
+    counts: list[ComponentCount], floating: tuple[Cell, ...], target: int, deadline: float | None = None
+) -> Weights | None:
     """With a total, the count is the coefficient of x^target in the product of the components'
-    polynomials and the floating cells' (1 + x)^f (module docstring)."""
+    polynomials and the floating cells' (1 + x)^f (module docstring). Thousands of components
+    make integers of megabytes here: the deadline is read once a component.
+
+    Raises:
+        TimeLimitError: The deadline passed first.
+    """
     if target < 0:
         return None
     # the components' polynomials multiply as packed integers: every coefficient of a
     # product of components counts assignments of their cells, so it stays below 2^width
     width = sum(len(counted.cells) for counted in counts) + 1
     packed = [sum(w << (k * width) for k, w in enumerate(counted.ways)) for counted in counts]
-    before = [1]
-    for poly in packed:
-        before.append(before[-1] * poly)
-    after = [1]
-    for poly in reversed(packed):
-        after.append(after[-1] * poly)
-    after.reverse()
+    suffixes = _suffix_checkpoints(packed, deadline)
     # the floating cells hold the rest: C(f, m) ways to put m mines on them, needed only for
     # m within reach of the total, computed once
     f = len(floating)
@@ -136,13 +139,13 @@ def _weights_with_total(counts: list[ComponentCount], floating: tuple[Cell, ...]
     def floating_ways(m: int) -> int:
         return row[m - lowest] if lowest <= m < lowest + len(row) else 0
 
-    everything = [(k, ways) for k, ways in enumerate(unpack(before[-1], width, width)) if ways]
+    everything = [(k, ways) for k, ways in enumerate(unpack(suffixes[0], width, width)) if ways]
     count = sum(ways * floating_ways(target - k) for k, ways in everything)
     if not count:
         return None
     weights: dict[Cell, int] = {}
-    for j, counted in enumerate(counts):
-        others = unpack(before[j] * after[j + 1], width, width - len(counted.cells))
+    for counted, without in zip(counts, _products_without_each(packed, suffixes, deadline), strict=True):
+        others = unpack(without, width, width - len(counted.cells))
         others_nonzero = [(t, ways) for t, ways in enumerate(others) if ways]
         # rest[k]: ways for everything else when this component holds k mines
         rest = [
@@ -156,6 +159,43 @@ def _weights_with_total(counts: list[ComponentCount], floating: tuple[Cell, ...]
         for cell in floating:
             weights[cell] = each
     return Weights(count, weights)
+
+
+def _suffix_checkpoints(packed: list[int], deadline: float | None) -> dict[int, int]:
+    """The products ``packed[s:]`` for s = 0, every isqrt(k)-th place and k (k polynomials), kept
+    so :func:`_products_without_each` can rebuild the others a block at a time."""
+    step = max(1, isqrt(len(packed)))
+    kept = {len(packed): 1}
+    suffix = 1
+    for j in range(len(packed) - 1, -1, -1):
+        suffix = packed[j] * suffix
+        if j % step == 0:
+            kept[j] = suffix
+        check_deadline(deadline)
+    return kept
+
+
+def _products_without_each(packed: list[int], suffixes: dict[int, int], deadline: float | None) -> Iterator[int]:
+    """For each j in turn, the product of every polynomial but ``packed[j]``: the product before it
+    times the product after it. Keeping every prefix and suffix product held 2k integers, each up to
+    the whole product's size (a gigabyte for a strip of 18,000 cells); here the suffixes are rebuilt a
+    block of isqrt(k) places at a time from :func:`_suffix_checkpoints`, so about 2 isqrt(k) are held,
+    for k more multiplications."""
+    k = len(packed)
+    step = max(1, isqrt(k))
+    prefix = 1
+    for start in range(0, k, step):
+        end = min(start + step, k)
+        after = [0] * (end - start)  # after[j - start]: the product of packed[j + 1:]
+        running = suffixes[end]
+        for j in range(end - 1, start - 1, -1):
+            after[j - start] = running
+            if j > start:
+                running = packed[j] * running
+        for j in range(start, end):
+            check_deadline(deadline)
+            yield prefix * after[j - start]
+            prefix = prefix * packed[j]
 
 
 def backbone(position: Position) -> tuple[frozenset[Cell], frozenset[Cell]] | None:

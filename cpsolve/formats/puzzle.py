@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -115,22 +116,34 @@ class PuzzleInput:
         return replace(self, view=view)
 
 
+#: What separates tokens and surrounds a line: ASCII spaces and tabs only. A no-break space or
+#: another Unicode space is a character like any other, so it is named, not silently read as a gap.
+_SEPARATORS = " \t"
+_ROW_CHARS = _CELL_CHARS | frozenset(_SEPARATORS)
+
+
+def _fields(text: str) -> list[str]:
+    """The tokens of a line, split at runs of ASCII spaces and tabs."""
+    return [field for field in re.split("[ \t]+", text) if field]
+
+
 def _row_cells(text: str, name: str, line: int) -> str:
     """The cells of one grid row, written as characters or as space-separated tokens, one character each."""
-    fields = text.split()
+    if not _ROW_CHARS.issuperset(text):
+        cell = 0
+        for ch in text:
+            if ch in _SEPARATORS:
+                continue
+            cell += 1
+            if ch not in _CELL_CHARS:
+                hint = "clues are 0 to 8" if ch == "9" else "use 0-8 . ? - _ X # * F"
+                raise InputError(f"unexpected character {describe_char(ch)} in cell {cell}; {hint}", name, line)
+    fields = _fields(text)
     if len(fields) > 1:
         for field in fields:
             if len(field) != 1:
                 raise InputError(f"token {shorten(field)!r} is not one cell (tokens are single characters)", name, line)
-        cells = "".join(fields)
-    else:
-        cells = fields[0]
-    if not _CELL_CHARS.issuperset(cells):
-        for column, ch in enumerate(cells, start=1):
-            if ch not in _CELL_CHARS:
-                hint = "clues are 0 to 8" if ch == "9" else "use 0-8 . ? - _ X # * F"
-                raise InputError(f"unexpected character {describe_char(ch)} in cell {column}; {hint}", name, line)
-    return cells
+    return "".join(fields)
 
 
 def _grid(lines: list[tuple[int, str]], name: str) -> list[str]:
@@ -146,7 +159,7 @@ def _grid(lines: list[tuple[int, str]], name: str) -> list[str]:
 
 def _numbers(text: str) -> list[int] | None:
     """The numbers of a header line, or None when it is not one (ASCII digits only: ``²`` is no number)."""
-    numbers = [ascii_int(field) for field in text.split()]
+    numbers = [ascii_int(field) for field in _fields(text)]
     return None if None in numbers else [number for number in numbers if number is not None]
 
 
@@ -182,7 +195,7 @@ def read_puzzle(path: Source) -> PuzzleInput:
             disagrees with the grid or states a negative total, a digit 9, an empty or binary file.
     """
     name = display_name(path)
-    lines = [(number, text.strip()) for number, text in read_lines(path) if text.strip()]
+    lines = [(number, text.strip(_SEPARATORS)) for number, text in read_lines(path) if text.strip(_SEPARATORS)]
     header = _header(lines)
     total = None
     if header is None:
@@ -204,7 +217,7 @@ def read_puzzle(path: Source) -> PuzzleInput:
             # the numbers may be a first row instead (``1 1 1`` in a grid of tokens, ``0`` over
             # ``0``): only when every row is written the same way, so ``2 3`` over rows of
             # characters stays a header
-            same_form = len({len(text.split()) > 1 for _, text in lines}) == 1
+            same_form = len({len(_fields(text)) > 1 for _, text in lines}) == 1
             try:
                 if not same_form:
                     raise InputError("")
@@ -467,7 +480,10 @@ def _chance_lines(position: Position, chances: Mapping[tuple[int, int], float | 
     open_chances = [(chance, cell) for cell, chance in chances.items() if 0 < chance < 1]
     if open_chances:
         lowest = min(chance for chance, _ in open_chances)
-        cells = sorted(cell for chance, cell in open_chances if chance == lowest)
+        # the fast engine's chances are doubles: cells whose chances are equal may differ in the last
+        # bits (1/8 as 0.12499999999999976), so the cells within a billionth of the lowest are named
+        near = lowest * 1e-9 if isinstance(lowest, float) else 0
+        cells = sorted(cell for chance, cell in open_chances if chance - lowest <= near)
         more = len(cells) - _LOWEST_SHOWN
         named = _where(cells[:_LOWEST_SHOWN]) + (f" and {more} more" if more > 0 else "")
         lines.append(f"lowest chance: {float(lowest) * 100:.1f}% at {named}")

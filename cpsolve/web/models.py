@@ -55,7 +55,9 @@ class PuzzleRequest(_Request):
     position: Position
     count: bool = Field(False, description="The exact number of solutions.")
     deduce: bool = Field(False, description="The covered cells safe, or mines, in every solution.")
-    probabilities: bool = Field(False, description="Each covered cell's exact chance of a mine.")
+    probabilities: bool = Field(
+        False, description="Each covered cell's chance of a mine (a double within about 1e-12 of the exact fraction)."
+    )
     mines: Mines = None
     no_total: NoTotal = False
     time_limit: TimeLimit = None
