@@ -43,7 +43,7 @@ def hint(
         ),
     ] = 60.0,
 ) -> None:
-    """The certain safe cells and mines of a position; if there are none, the best guess, its exact safety and why.
+    """The certain safe cells and mines of a position; with none safe, the best guess, its exact safety and why.
 
     A position no placement fits gets a minimal set of clues that cannot all hold.
 

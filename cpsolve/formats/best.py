@@ -175,8 +175,10 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
     if advice.mines:
         lines.append(f"mines: {_cells(advice.mines)}")
     row, col = advice.guess.cell
+    # certain mines may be known (flagging them opens nothing): what is missing is a certain safe cell
+    nothing = "no certain safe cell" if advice.mines else "no certain move"
     lines.append(
-        f"no certain move; guess A at ({row + 1},{col + 1}), safe with chance {fraction_text(advice.guess.safety)}"
+        f"{nothing}; guess A at ({row + 1},{col + 1}), safe with chance {fraction_text(advice.guess.safety)}"
         f" = {float(advice.guess.safety):.4f}"
     )
     lines.append(f"why: {REASONS[advice.reason]}")
