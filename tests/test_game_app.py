@@ -207,7 +207,7 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
                 await settle(app, pilot)
             assert covered and all(session.state(n) == CLEARED for n in covered)
             move = session.moves[-1]
-            assert move.kind == "chord" and move.safety == assist.safety(move.before, covered)
+            assert move.kind == "chord" and move.safety == assist.safety(move.before.position(), covered)
             assert line(app, "verdict") == describe_safety(move)
         flagged = min(cells_of(session, FLAGGED))
         await pilot.click(Board, offset=offset_of(app, flagged), button=3)

@@ -117,7 +117,7 @@ def judge(move: Move, deadline: float | None = None) -> Fraction:
     """
     if move.before is None:
         raise InternalError("only a person's move, which keeps the view before it, can be judged")
-    judged = safety(move.before, move.opened, deadline)
+    judged = safety(move.before.position(), move.opened, deadline)
     move.safety = judged
     return judged
 

@@ -44,7 +44,7 @@ from cpsolve.play.core import GameState, Move
 from cpsolve.play.tables import BoardTables
 
 if TYPE_CHECKING:
-    from cpsolve.deduce import Position
+    from cpsolve.deduce import Position, View
 
 __all__ = [
     "Deal",
@@ -298,13 +298,19 @@ class Session:
             flags_as_mines: Take the person's flags as known mines, as :meth:`cpsolve.play.game.Game.view`
                 does with a player's (the view has no solution if a flag is wrong).
         """
+        return self.flat_view(flags_as_mines).position()
+
+    def flat_view(self, flags_as_mines: bool = False) -> View:
+        """:meth:`view` as the engine's flat :class:`cpsolve.deduce.View`: a copy of the cells'
+        states, quick to take (each move keeps one, to be judged by), turned into a position only
+        when asked for."""
         state = bytearray(self.game.state)
         if not flags_as_mines:
             state = state.translate(_FLAGS_UNKNOWN)
         for index in self._promised:
             if state[index] == COVERED:
                 state[index] = ABSENT
-        return self.game.view(True, state).position()
+        return self.game.view(True, state)
 
     def summary(self) -> Summary:
         """The counters as the end screen shows them."""
@@ -385,7 +391,7 @@ class Session:
 
     def _play(self, kind: str, cell: Cell, targets: tuple[int, ...], assisted: bool) -> Move:
         """Open `targets` (covered, unflagged flat indices) as one move."""
-        before = self.view()
+        before = self.flat_view()  # a replayed game of a thousand moves takes one each: the cheap form
         self._click()
         grid = self.tables.grid
         cleared: list[int] = []

@@ -30,7 +30,7 @@ from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 
 if TYPE_CHECKING:
-    from cpsolve.deduce import Position, View
+    from cpsolve.deduce import View
     from cpsolve.grid import Cell
     from cpsolve.play.tables import BoardTables
 
@@ -50,7 +50,7 @@ class Move:
         opened: A person's move: the cells it uncovered directly (the cell, or the chord's neighbours).
         cleared: A person's move: flat indices of every cell it cleared (the cascade included), for undo.
         exploded: A person's move: the mines among `opened` (empty unless it lost the game).
-        before: A person's move: the view before it, to judge it by.
+        before: A person's move: the view before it, to judge it by (flat; a position when judged).
         assisted: A person's move played by the hint key, not chosen by the person.
     """
 
@@ -60,7 +60,7 @@ class Move:
     opened: tuple[Cell, ...] = ()
     cleared: tuple[int, ...] = ()
     exploded: tuple[Cell, ...] = ()
-    before: Position | None = None
+    before: View | None = None
     assisted: bool = False
 
 
