@@ -180,6 +180,17 @@ def test_resume_refuses_a_damaged_row(runner, store, statement, fragment):
     assert "--resume cannot use it" in result.stderr
 
 
+def test_a_resume_refuses_a_damaged_store_as_it_found_it(runner, store):
+    """Every row is read before the store is opened to write: no settings row, no sweep started,
+    not even its header touched (a row late in the store once let earlier chunks be written)."""
+    _edit(store, 'UPDATE records SET status = \'maybe\' WHERE case_key = \'{"rows":4,"cols":4,"mines":15}\'')
+    before = _digest(store)
+    args = ["compare", "--rows", "1-4", "--cols", "1-4", "--backends", "greedy,cp", "--dominance", "none"]
+    _refused(runner, [*args, "--jobs", "1", "--store", str(store), "--resume", "--quiet"], "unknown status 'maybe'")
+    assert _digest(store) == before
+    assert not Path(f"{store}-wal").exists() and not Path(f"{store}-journal").exists()
+
+
 def test_a_later_version_is_refused(runner, store):
     _edit(store, f"PRAGMA user_version = {STORE_VERSION + 1}")
     before = _digest(store)
@@ -383,7 +394,9 @@ def test_a_damaged_game_record_is_one_line(runner, tmp_path):
     first = runner.invoke(app, common)
     assert first.exit_code == 0, first.stderr
     _edit(store, "UPDATE records SET answer = '{\"won\": 1}' WHERE case_key = '{\"index\":7}'")
+    before = _digest(store)
     _refused(runner, [*common, "--resume"], "records row game 7: the answer is not a game's")
+    assert _digest(store) == before  # refused as it was found
 
 
 def test_a_closed_store_says_so():

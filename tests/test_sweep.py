@@ -5,6 +5,7 @@ import os
 import signal
 import socket
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -269,9 +270,45 @@ def test_a_report_that_cannot_be_written_goes_to_a_fallback(tmp_path):
     spool.spool.unlink()
 
 
+def test_a_backend_named_twice_is_refused_before_any_work(runner, tmp_path):
+    """Its verdicts are counted and stored by name: twice counted every case twice and left a store
+    that report called damaged."""
+    store = tmp_path / "twice.db"
+    result = runner.invoke(
+        app, ["compare", "--rows", "2-3", "--cols", "2-3", "--backends", "greedy, greedy", "--store", str(store)]
+    )
+    assert result.exit_code == 1
+    assert result.stderr == "cpsolve: --backends names 'greedy' twice; name each backend once\n"
+    assert not store.exists()
+
+
+@pytest.mark.parametrize("suffix", ["-journal", "-wal", "-shm"])
+def test_a_report_named_as_the_store_s_own_side_file_is_refused(runner, tmp_path, suffix):
+    """SQLite takes a file named after the store's journal for an unfinished one (or deletes it)."""
+    store = tmp_path / "s.db"
+    args = ["compare", "--rows", "2", "--cols", "2", "--backends", "greedy", "--store", str(store)]
+    for option in ("--csv", "--json"):
+        result = runner.invoke(app, [*args, option, f"{store}{suffix}", "--quiet"])
+        assert result.exit_code == 1 and f"the same file as the store's {suffix} file" in result.stderr
+    assert not store.exists()
+
+
+def test_the_csv_report_is_made_as_any_output_is(runner, tmp_path):
+    """It is spooled privately (0600) and copied into place: the report itself has the umask's mode."""
+    old = os.umask(0o022)
+    try:
+        csv_path, json_path = tmp_path / "out.csv", tmp_path / "out.json"
+        args = ["compare", "--rows", "2", "--cols", "2", "--backends", "greedy", "--quiet", "--jobs", "1"]
+        result = runner.invoke(app, [*args, "--csv", str(csv_path), "--json", str(json_path)])
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.stderr
+    assert stat.S_IMODE(csv_path.stat().st_mode) == stat.S_IMODE(json_path.stat().st_mode) == 0o644
+
+
 def test_resume_needs_a_store(runner):
     result = runner.invoke(app, ["compare", "--rows", "2", "--cols", "2", "--resume", "--quiet"])
-    assert result.exit_code == 1 and "--resume needs --store" in result.stderr
+    assert result.exit_code == 2 and "--resume needs --store" in result.stderr  # a usage error
 
 
 def test_random_games_are_the_same_on_any_number_of_workers(cluster, runner, tmp_path):

@@ -20,6 +20,7 @@ from cpsolve.cli.options import (
     check_output_paths,
     check_resume,
     check_time_limit,
+    store_side_files,
 )
 from cpsolve.errors import EXIT_BAD_INPUT, InputError, UsageError
 from cpsolve.layout import Dominance, Encoding, ModelKind
@@ -87,7 +88,10 @@ def compare(
     check_time_limit(time_limit)
     check_count(jobs, "--jobs", MAX_JOBS)
     check_count(workers, "--workers", MAX_WORKERS)
-    check_output_paths([("--store", store_path), ("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)])
+    check_output_paths(
+        [("--store", store_path), ("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)],
+        inputs=store_side_files(store_path),
+    )
     check_resume(resume, store_path)
     if plot_path:
         from cpsolve.sweep.report import check_plot_path
@@ -148,6 +152,10 @@ def _backend_names(text: str) -> list[str]:
             raise InputError(f"unknown backend {name!r} in --backends; choose from {choices}") from None
     if not names:
         raise InputError("--backends is empty")
+    twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
+    if twice is not None:
+        # a backend's verdicts are counted and stored by its name: twice would count every case twice
+        raise InputError(f"--backends names {twice!r} twice; name each backend once")
     return names
 
 

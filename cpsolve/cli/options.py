@@ -50,6 +50,7 @@ __all__ = [
     "check_output_paths",
     "same_file",
     "check_resume",
+    "store_side_files",
     "check_total_override",
     "with_total_override",
     "parse_cell",
@@ -201,10 +202,18 @@ def same_file(first: str, second: str) -> bool:
         return False
 
 
+def store_side_files(store_path: str | None) -> list[tuple[str, str | None]]:
+    """The files SQLite keeps beside a store while it writes (as (how a message names it, path)): an
+    output of that name would be taken for an unfinished journal, or deleted when the store is next opened."""
+    if store_path is None:
+        return []
+    return [(f"the store's {suffix} file", store_path + suffix) for suffix in ("-journal", "-wal", "-shm")]
+
+
 def check_resume(resume: bool, store_path: str | None) -> None:
-    """``--resume`` reads the cases a store already holds, so it needs ``--store``."""
+    """``--resume`` reads the cases a store already holds, so it needs ``--store`` (a usage error without)."""
     if resume and not store_path:
-        raise InputError("--resume needs --store FILE.db")
+        raise UsageError("--resume needs --store FILE.db")
 
 
 def check_total_override(mines: int | None, no_total: bool) -> None:

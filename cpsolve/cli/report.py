@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from cpsolve.cli.app import app
-from cpsolve.cli.options import check_output_paths
+from cpsolve.cli.options import check_output_paths, store_side_files
 from cpsolve.errors import EXIT_BAD_INPUT
 
 __all__ = ["report"]
@@ -35,7 +35,8 @@ def report(
     from cpsolve.sweep import report as reports
 
     check_output_paths(
-        [("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)], inputs=[("the store", store_path)]
+        [("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)],
+        inputs=[("the store", store_path), *store_side_files(store_path)],
     )
     if plot_path:
         reports.check_plot_path(plot_path)

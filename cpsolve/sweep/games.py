@@ -17,10 +17,10 @@ from cpsolve.errors import parameter
 from cpsolve.outcome import Record
 from cpsolve.sweep.cases import chunks
 from cpsolve.sweep.executors import Executor, InProcessExecutor
-from cpsolve.sweep.store import ResultStore, StoreError, case_key
+from cpsolve.sweep.store import ResultStore, StoreError, case_key, settings_hash
 from cpsolve.sweep.tasks import GAME, play_games
 
-__all__ = ["GAME_CHUNK", "run_games"]
+__all__ = ["GAME_CHUNK", "check_resumable", "run_games"]
 
 #: Games per task: a casual game takes about a millisecond, a perfect player's on an expert board tens.
 GAME_CHUNK = 100
@@ -88,6 +88,20 @@ def run_games(
 #: the best player's besides.
 _ANSWER_FIELDS = {"won": bool, "3bv": int}
 _BEST_FIELDS = {**_ANSWER_FIELDS, "guesses": int}
+
+
+def check_resumable(store: ResultStore, settings: Any) -> None:
+    """What a resume of this study will trust in the store, read ahead (on a read-only store, before
+    the sweep opens it to write: a store refused is left as it was): its settings, if it has them,
+    and every game it holds for them.
+
+    Raises:
+        StoreError: As :func:`run_games` would, later.
+    """
+    key = settings_hash(GAME, dataclasses.asdict(settings))
+    if store.settings(key):
+        _check_study(store, key, settings)
+    store.check_records(GAME, dataclasses.asdict(settings), lambda record: _checked(store, record, settings))
 
 
 def _check_study(store: ResultStore, key: str, settings: Any) -> None:

@@ -97,9 +97,12 @@ class CsvSpool:
                 f"the rows written so far are in {self.spool}"
             )
         try:
-            shutil.move(str(self.spool), str(self.target))
+            # copied, not moved: the spool is private (mode 0600, maybe on another file system), the
+            # report is made as any output is (the umask's mode; through a link, as --json writes)
+            shutil.copyfile(self.spool, self.target)
         except OSError as error:
             return InputError(f"{_CSV} {self.target}: {error.strerror or error}; the report is in {self.spool}")
+        self.spool.unlink(missing_ok=True)
         return None
 
 

@@ -164,7 +164,10 @@ class LayoutSweep:
 
         with self._stack as stack:
             stack.enter_context(interrupts_between_solves())
-            _check_store(self.store_path)
+            settings = layout_settings(self.options)
+            _check_store(
+                self.store_path, (lambda store: store.check_records(LAYOUT, settings)) if self.resume else None
+            )
             cheap = chunk_size(self.backends) == CHEAP_CHUNK
             self.executor = stack.enter_context(open_executor(self.scheduler, self.jobs, cheap))
             self.store = stack.enter_context(open_store(self.store_path))  # created once the executor runs
@@ -248,18 +251,28 @@ def run_game_sweep(
     Returns:
         The summary (:func:`cpsolve.generate.summarise_records`) and how many games came from the store.
     """
-    from cpsolve.sweep.games import run_games
+    from cpsolve.sweep.games import check_resumable, run_games
 
     with interrupts_between_solves():
-        _check_store(store_path)
+        _check_store(store_path, (lambda store: check_resumable(store, settings)) if resume else None)
         # the store is created once the executor runs: a cluster that does not start leaves none behind
         with open_executor(scheduler, jobs) as executor, open_store(store_path) as store:
             return run_games(settings, games, executor, progress, store, resume)
 
 
-def _check_store(path: str | None) -> None:
-    """A store that cannot be used is refused before anything starts, and nothing is created yet."""
+def _check_store(path: str | None, resumed: Callable[[ResultStore], None] | None = None) -> None:
+    """A store that cannot be used is refused before anything starts, and nothing is created yet.
+
+    Args:
+        path: The store (None: no store).
+        resumed: For a resume, what it will trust in the store, checked now on a read-only
+            connection, so a damaged store is refused exactly as it was found (opening it to
+            write changes its header, if not its rows).
+    """
     if path is not None:
         from cpsolve.sweep.store import ResultStore
 
-        ResultStore.check(path)
+        version = ResultStore.check(path)
+        if resumed is not None and version is not None:
+            with ResultStore(path, read_only=True) as store:
+                resumed(store)

@@ -45,7 +45,7 @@ import hashlib
 import json
 import math
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -281,6 +281,33 @@ class ResultStore:
                 record = _record(problem, dict(wanted[key]), backend, status, seconds, answer, reason, self)
                 found.setdefault(key, []).append(record)
         return found
+
+    def check_records(
+        self, problem: str, settings: dict[str, Any], each: Callable[[Record], object] | None = None
+    ) -> None:
+        """Read every record held for these settings once, as :meth:`fetch` reads them, and stop at
+        the first that is not what cpsolve writes. A resume calls it on a read-only store before it
+        opens the store to write, so a damaged store is refused as it was found; the rows stream
+        past (a cursor, not a list), so a store of millions costs a read, not its size in memory.
+
+        Args:
+            problem: The problem kind.
+            settings: The settings whose records are read.
+            each: A further check of each record (a study's own: the player, the answer's fields).
+
+        Raises:
+            StoreError: A row is not what cpsolve writes.
+        """
+        key = settings_hash(problem, settings)
+        query = (
+            "SELECT case_key, backend, status, seconds, answer, reason FROM records WHERE settings = ? AND problem = ?"
+        )
+        with self._reading():
+            for case, backend, status, seconds, answer, reason in self._connection.execute(query, (key, problem)):
+                found = _json_object(case, f"records row {_short(str(case))}", self)
+                record = _record(problem, found, backend, status, seconds, answer, reason, self)
+                if each is not None:
+                    each(record)
 
     def case_keys(self, settings: str, problem: str) -> list[str]:
         """The keys of the cases the store holds records of for these settings (each once)."""
