@@ -80,3 +80,24 @@ def test_missing_executable_gives_the_install_hint(runner, monkeypatch, tmp_path
 def test_time_limit_gives_unknown_and_exit_3(runner):
     result = runner.invoke(app, ["layout", "30", "30", "400", "--backend", "minizinc", "--time-limit", "0.001"])
     assert result.exit_code == 3 and "time limit" in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize("spent, limit, code", [(0.05, "0.002", 3), (0.0, "30", 4)])
+def test_minizinc_failing_once_its_time_ran_out_is_unknown(runner, monkeypatch, spent, limit, code):
+    """At a limit of a few milliseconds MiniZinc may fail while its solver starts ("Error in
+    communication with solver"): past the limit that is the time running out (exit 3); well before
+    it, a failure is a failure (exit 4)."""
+    import subprocess
+    import time
+
+    from cpsolve.layout import minizinc
+
+    def failed(command, **kwargs):
+        time.sleep(spent)
+        stderr = "Error: error: Error in communication with solver: Invalid argument\n"
+        return subprocess.CompletedProcess(command, 1, stdout="", stderr=stderr)
+
+    monkeypatch.setattr(minizinc.shutil, "which", lambda name: "/usr/bin/minizinc")
+    monkeypatch.setattr(minizinc.subprocess, "run", failed)
+    result = runner.invoke(app, ["layout", "30", "30", "400", "--backend", "minizinc", "--time-limit", limit])
+    assert result.exit_code == code and result.stdout == "" and result.stderr.count("\n") == 1

@@ -152,6 +152,10 @@ def _solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         last_line = (completed.stderr.strip().splitlines() or ["no message"])[-1]
         if "no solver with tag" in completed.stderr:
             raise InputError(f"{_SOLVER} {options.solver}: MiniZinc has no such solver (see minizinc --solvers)")
+        if seconds * 1000 >= milliseconds:
+            # a limit of a few milliseconds can cut the solver's start short, and MiniZinc then
+            # fails ("Error in communication with solver"): the time ran out, nothing is wrong
+            return LayoutResult(Status.UNKNOWN, seconds=seconds, stats=stats)
         raise InternalError(f"minizinc failed (exit {completed.returncode}): {last_line}")
     if "=====UNSATISFIABLE=====" in output:
         return LayoutResult(Status.IMPOSSIBLE, seconds=seconds, stats=stats)
