@@ -679,17 +679,16 @@ def game(
 
 
 def _replay(session: Session, number: int, action: str, cell: Cell | None) -> None:
-    """Play move `number` on the session, by the game's rules (a move that changes nothing is no error,
-    while the game is played: once it is won or lost only undo may follow, so a client that sends
-    more learns it rather than seeing its moves vanish)."""
+    """Play move `number` on the session, by the game's rules: a move that changes nothing is no error.
+
+    Once the game is won or lost only undo changes anything, as a click on a finished board does
+    nothing: a page that sends the hint's safe cells at once, or a second click that left before the
+    answer to a losing one came back, sends moves past the end, and the game must still answer."""
     if action == "undo":
         session.undo()
         return
     if action not in GAME_ACTIONS:
         raise ParameterError("moves", f"{number}: unknown action {action!r}; use one of {', '.join(GAME_ACTIONS)}")
-    if session.over:
-        outcome = "won" if session.won else "lost"
-        raise ParameterError("moves", f"{number}: the game is over ({outcome}): only undo may follow, got {action}")
     if cell is None:
         raise ParameterError("moves", f"{number}: {action} needs a cell")
     row, col = cell

@@ -154,6 +154,9 @@ def judge(
         return f"board has {counted(board.mine_count, 'mine')}, expected {mines}"
     if clicks != 1 or board.click is None:
         return "board has no click cell" if clicks == 0 or board.click is None else f"board has {clicks} click cells"
+    row, col = board.click
+    if not (0 <= row < height and 0 <= col < width):  # numpy would read (-1, -1) as the far corner
+        return f"click {row + 1},{col + 1} is off the {height}x{width} board"
     if board.present is not None and not board.present[board.click]:
         return "click is on a missing cell"
     if board.mines[board.click]:

@@ -457,3 +457,13 @@ def test_with_a_measured_switch_on_every_move_stays_certain_or_an_exactly_weighe
     monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)
     monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
     assert honest_games(43) > 3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_forced_50_50_lists_the_guess_first(seed):
+    """The candidates are best first: the cell guessed, then its twin (the twin came first for some seeds)."""
+    position = Position(2, 3, {(0, 0): 1, (1, 0): 1}, frozenset(), frozenset({(0, 1), (1, 1), (0, 2), (1, 2)}), 2)
+    advice = best.advise(position, np.random.default_rng(seed))
+    assert advice.reason == "forced" and advice.guess is not None
+    assert [c.cell for c in advice.candidates][0] == advice.guess.cell
+    assert {c.cell for c in advice.candidates} == {(0, 1), (1, 1)}

@@ -203,3 +203,18 @@ def test_a_long_strip_with_a_total_is_counted_within_its_time_limit():
     started = time.perf_counter()
     answer = analyse(position, count=True, deadline=started + 0.5)
     assert answer.status is Status.UNKNOWN and time.perf_counter() - started < 5.0  # it took 15 s
+
+
+@pytest.mark.parametrize(
+    "clues, unknown, message",
+    [
+        ({(0, 0): 1}, {(0, 1), (7, 7)}, "a cell lies off the 1x3 board"),
+        ({(0, 0): 1}, {(0, 1), (-1, 0)}, "a cell lies off the 1x3 board"),
+        ({(0, 3): 1}, {(0, 1)}, "a cell lies off the 1x3 board"),
+        ({(0, 0): 1.5}, {(0, 1)}, "clues must be whole numbers from 0 to 8"),
+    ],
+)
+def test_a_position_with_a_cell_off_its_board_is_refused(clues, unknown, message):
+    """Such cells were counted as mines by the exact engine and crashed the fast one."""
+    with pytest.raises(ValueError, match=message):
+        Position(1, 3, clues, frozenset(), frozenset(unknown), total=2)

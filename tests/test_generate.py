@@ -134,3 +134,27 @@ def test_wilson_interval():
     low, high = wilson_interval(50, 100)
     assert low < 0.5 < high and abs((0.5 - low) - (high - 0.5)) < 1e-12
     assert wilson_interval(0, 10)[0] == 0.0 and abs(wilson_interval(10, 10)[1] - 1.0) < 1e-12
+
+
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        (GameSettings(5, 5, 3, start="foo"), "unknown start 'foo'"),
+        (GameSettings(5, 5, 20), "20 mines do not fit"),
+        (GameSettings(5, 5, -1), "mines must be 0 or more, got -1"),
+        (GameSettings(5, 5, 3, seed=-1), "seed must be 0 or more, got -1"),
+    ],
+)
+def test_a_game_of_settings_no_game_has_is_refused_in_words(settings, message):
+    """play_game checks its settings as a sweep does (numpy's own errors, or a silent 'safe' start, before)."""
+    from cpsolve.errors import InputError
+
+    with pytest.raises(InputError, match=message):
+        play_game(settings, 0)
+
+
+def test_a_first_click_given_as_a_list_is_a_cell():
+    """JSON gives [4, 4]: as a list it indexed numpy arrays as two rows."""
+    listed = next(generate_boards(GameSettings(9, 9, 10, first=[4, 4]), 1))  # type: ignore[arg-type]
+    assert listed.first == (4, 4)
+    assert np.array_equal(listed.mines, next(generate_boards(GameSettings(9, 9, 10, first=(4, 4)), 1)).mines)

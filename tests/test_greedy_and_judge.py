@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsolve.board import Board
+from cpsolve.errors import ParameterError
 from cpsolve.grid import PaddedGrid
 from cpsolve.layout import LayoutProblem, Status, solve
 from cpsolve.layout.greedy import greedy_board, is_possible
@@ -147,3 +148,37 @@ def test_judge_agrees_with_a_plain_flood_fill_on_boards_with_holes(rows, cols, d
     board = Board(mines, click, present)
     expected = flood_reveal(cells, king_neighbours(cells), {c for c in cells if mines[c]}, click)
     assert {tuple(map(int, cell)) for cell in np.argwhere(reveal(board))} == expected
+
+
+@pytest.mark.parametrize(
+    "problem, message",
+    [
+        (LayoutProblem(3, 3, -1), "mines must be in 0..9, got -1"),
+        (LayoutProblem(3, 3, 10), "mines must be in 0..9, got 10"),
+        (LayoutProblem(0, 3, 0), "rows and cols must be at least 1, got 0x3"),
+        (LayoutProblem(3, 3, 1, template=("???", "???")), "template must have 3 rows of 3 cells"),
+        (LayoutProblem(2, 2, 1, template=("?x", "??")), "template holds only"),
+        (LayoutProblem(3, 3, 1, click=(5, 5)), "click 6,6 is outside the 3x3 board"),
+        (LayoutProblem(1, 3, 1, template=("?#?",), click=(0, 1)), "click 1,2 is on a missing cell"),
+    ],
+)
+def test_solve_refuses_a_problem_no_board_could_be_asked_for(problem, message):
+    """The library's own entry refuses what the command line's readers refuse (it crashed, or said Impossible)."""
+    for backend in ("greedy", "cp") if problem.is_plain else ("cp",):
+        with pytest.raises(ParameterError, match=message):
+            solve(problem, backend)
+
+
+@pytest.mark.parametrize("rows, cols", [(1, 1), (1, 5), (2, 2), (3, 3)])
+def test_a_board_of_mines_only_has_nothing_to_click(rows, cols):
+    """Every cell a mine: no safe cell to click, so Impossible (greedy built a board clicking a mine)."""
+    assert not is_possible(rows, cols, rows * cols)
+    for backend in ("greedy", "cp"):
+        assert solve(LayoutProblem(rows, cols, rows * cols), backend).status is Status.IMPOSSIBLE
+
+
+@pytest.mark.parametrize("click", [(-1, -1), (5, 5), (0, 2)])
+def test_the_judge_rejects_a_click_off_the_board(click):
+    """(-1, -1) read as the far corner by numpy passed the judge on a board whose click was nowhere."""
+    board = Board(np.array([[True, True], [True, False]]), click)
+    assert judge(board, 2, 2, 3) == f"click {click[0] + 1},{click[1] + 1} is off the 2x2 board"

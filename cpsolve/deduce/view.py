@@ -84,12 +84,12 @@ def _indices(grid: PaddedGrid, cells: Iterable[Cell]) -> np.ndarray:
 
 def view_position(state: bytes | bytearray, shown: bytes | bytearray, grid: PaddedGrid, total: int) -> Position:
     """The position a flat view shows (absent cells are holes; `total` -1 when unknown)."""
-    from cpsolve.deduce.position import Position
+    from cpsolve.deduce.position import on_grid
 
     flat = np.frombuffer(state, dtype=np.uint8)
     clues = np.flatnonzero(flat == CLEARED)
     numbers = np.frombuffer(shown, dtype=np.uint8)[clues].tolist()
-    return Position(
+    return on_grid(
         grid.rows,
         grid.cols,
         dict(zip(grid.cells(clues), numbers, strict=True)),

@@ -42,6 +42,11 @@ class GameSettings:
     start: str = "opening"
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        # a click from JSON is a list: as a tuple it indexes numpy arrays as one cell, not two rows
+        if self.first is not None and not isinstance(self.first, tuple):
+            object.__setattr__(self, "first", tuple(self.first))
+
     @property
     def click(self) -> tuple[int, int]:
         """The first click, the centre by default ((rows - 1) // 2, (cols - 1) // 2)."""
@@ -59,6 +64,8 @@ class GameSettings:
             raise InputError(f"unknown start {self.start!r}; use opening or safe")
         if self.mines < 0:
             raise InputError(f"mines must be 0 or more, got {self.mines}")
+        if self.seed < 0:  # numpy's generators take none
+            raise InputError(f"seed must be 0 or more, got {self.seed}")
         row, col = self.click
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise InputError(f"first click {row + 1},{col + 1} is off the {self.rows}x{self.cols} board")

@@ -32,6 +32,7 @@ def play_game(settings: GameSettings, index: int) -> Record:
         A Record with ``answer = {"won", "3bv", "openings", "cleared"}``, and ``"guesses"`` for
         the best player (which breaks ties with ``default_rng([seed, index, 1])``).
     """
+    settings.check()  # a sweep checks its settings once; a program calling this may not have
     rng = np.random.default_rng([settings.seed, index])
     began = time.perf_counter()
     mines = draw_board(settings, rng)

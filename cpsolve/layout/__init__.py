@@ -174,6 +174,39 @@ class LayoutProblem:
         """The number of existing cells."""
         return sum(len(row) - row.count(HOLE) for row in self.cell_chars())
 
+    def check(self) -> None:
+        """Refuse a problem no board could be asked for (the command line's readers refuse the same
+        before they build one; a program calling :func:`solve` gets the same one line).
+
+        A problem with more mines than it has safe room is no such problem: it is ``Impossible``.
+
+        Raises:
+            ParameterError: Rows or columns below 1, mines below 0 or above the cells, a template of
+                another shape or with a character not in ``# * . ? c`` or more than one ``c``, a click
+                off the board or on a missing cell.
+        """
+        from cpsolve.errors import ParameterError
+        from cpsolve.symbols import TEMPLATE_CHARS
+
+        if not (isinstance(self.rows, int) and isinstance(self.cols, int) and self.rows >= 1 and self.cols >= 1):
+            raise ParameterError("rows", f"and cols must be at least 1, got {self.rows}x{self.cols}")
+        if self.template is not None:
+            shape = (len(self.template), {len(row) for row in self.template})
+            if shape != (self.rows, {self.cols}):
+                raise ParameterError("template", f"must have {self.rows} rows of {self.cols} cells")
+            drawn = "".join(self.template)
+            if not set(drawn) <= set(TEMPLATE_CHARS) or drawn.count(CLICK) > 1:
+                raise ParameterError("template", "holds only # * . ? c, and at most one c")
+        cells = self.rows * self.cols if self.template is None else self.cell_count
+        if not (isinstance(self.mines, int) and 0 <= self.mines <= cells):
+            raise ParameterError("mines", f"must be in 0..{cells}, got {self.mines}")
+        if self.click is not None:
+            row, col = self.click
+            if not (0 <= row < self.rows and 0 <= col < self.cols):
+                raise ParameterError("click", f"{row + 1},{col + 1} is outside the {self.rows}x{self.cols} board")
+            if self.template is not None and self.template[row][col] == HOLE:
+                raise ParameterError("click", f"{row + 1},{col + 1} is on a missing cell")
+
 
 @dataclass
 class SolveOptions:
@@ -486,9 +519,11 @@ def solve(problem: LayoutProblem, backend: str = "greedy", options: SolveOptions
         The backend's result. A POSSIBLE result always carries a board that passed the judge.
 
     Raises:
+        ParameterError: A problem no board could be asked for (:meth:`LayoutProblem.check`).
         UnsupportedProblem: The backend cannot solve this kind of problem.
         WrongBoardError: The backend produced a board the judge rejects (a bug).
     """
+    problem.check()
     function = backend_function(backend)
     started = time.perf_counter()
     result = function(problem, options or SolveOptions())

@@ -24,6 +24,8 @@ __all__ = ["is_possible", "safe_row_lengths", "greedy_board", "solve"]
 def is_possible(rows: int, cols: int, mines: int) -> bool:
     """The known feasibility rule for a one-click board of rows x cols with the given mines."""
     safe = rows * cols - mines
+    if safe < 1:  # no safe cell to click
+        return False
     if safe == 1 or min(rows, cols) == 1:
         return True
     if min(rows, cols) == 2:
@@ -64,13 +66,15 @@ def safe_row_lengths(rows: int, cols: int, mines: int) -> list[int] | None:
     Args:
         rows: Board height, at least 1.
         cols: Board width, at least 1.
-        mines: Number of mines, 0 <= mines < rows * cols.
+        mines: Number of mines, 0 <= mines <= rows * cols.
 
     Returns:
         Non-increasing row lengths whose sum is the safe-cell count, or None when no one-click
-        board exists.
+        board exists (with no safe cell, there is nothing to click).
     """
     safe = rows * cols - mines
+    if safe < 1:
+        return None
     if safe == 1:
         return [1]
     if rows == 1:

@@ -612,7 +612,8 @@ def decide(view: View, rng: np.random.Generator, deadline: float | None = None) 
     if pair is not None:
         options = [Candidate(c, float(safety[c])) for c in pair]
         guess = options[int(rng.integers(2))]
-        return Decision((), tuple(sure_mine.tolist()), guess, "forced", tuple(options), log_count)
+        # the candidates are listed best first: the one guessed, then its twin
+        return Decision((), tuple(sure_mine.tolist()), guess, "forced", _guess_first(guess, options), log_count)
     if deadline is None or time.perf_counter() < deadline:
         if log_count <= math.log(ENDGAME_SOLUTIONS + 0.5):
             found = _endgame(view, safety, rng)

@@ -44,6 +44,7 @@ First clicks tried by :func:`best_first_click`:
 
 from __future__ import annotations
 
+import time
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -55,7 +56,6 @@ from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, PaddedGrid
-from cpsolve.play import PLAYERS
 from cpsolve.play.casual import Board, CasualResult, FinalState, run_rules, solve_casual
 from cpsolve.play.core import GameState
 from cpsolve.play.perfect import perfect_deductions
@@ -154,7 +154,9 @@ class Game:
         search_budget: int = SEARCH_BUDGET,
     ):
         if player not in LEVELS:
-            raise ValueError(f"unknown player {player!r}; use one of {', '.join(PLAYERS)}")
+            # the best player guesses: it plays whole games through play_best, not as a Game's level
+            hint = "; the best player plays through cpsolve.play.best_games.play_best" if player == "best" else ""
+            raise ValueError(f"unknown player {player!r}; use one of {', '.join(LEVELS)}{hint}")
         self.player = player
         self.use_total = use_total
         self.compiled = compiled and _play_engine is not None
@@ -463,12 +465,15 @@ def best_first_click(
     """
     if player == "casual" and click is None:
         return solve_casual(board)  # the contest's engine, unchanged in speed
+    began = time.perf_counter()
     game = Game(board, player, use_total, compiled=compiled)
     if click is not None:
         end = game.play(click)
-        return CasualResult(end.covered, click, end.cleared, end.flagged, 1, end.state)
+        return CasualResult(
+            end.covered, click, end.cleared, end.flagged, 1, end.state, seconds=time.perf_counter() - began
+        )
     if game.safe_total == 0:
-        return CasualResult(0, None, 0, 0, 0)
+        return CasualResult(0, None, 0, 0, 0, seconds=time.perf_counter() - began)
     safe = board.present_mask & ~board.mines
     zero = safe & (game.tables.numbers == 0)
     candidates: list[Cell] = [(int(row), int(col)) for row, col in np.argwhere(zero)]
@@ -492,4 +497,5 @@ def best_first_click(
             if best.covered == 0:
                 break
     assert best is not None
-    return CasualResult(best.covered, best.click, best.cleared, best.flagged, tried, best.state)
+    seconds = time.perf_counter() - began
+    return CasualResult(best.covered, best.click, best.cleared, best.flagged, tried, best.state, seconds=seconds)
