@@ -335,6 +335,51 @@ def test_the_layout_page_draws_a_board_or_impossible(server, page, shots):
     shots(page, "layout")
 
 
+def test_the_count_of_placements_is_exact_however_large(server, page):
+    """An empty expert board has C(480, 99) placements, about 5.6 x 10^106: read as a double it came
+    out rounded after 17 digits."""
+    from math import comb
+    from urllib.parse import quote
+
+    page.goto(f"{server}/analyse?position={quote('16 30 99' + chr(10) + ('.' * 30 + chr(10)) * 16)}")
+    page.wait_for_function("document.getElementById('count').textContent !== ''")
+    idle(page)
+    assert page.text_content("#count") == f"{comb(480, 99):,} placements of the mines"
+
+
+def test_an_error_takes_the_last_answers_away(server, page):
+    """A refused position or problem is answered by its error alone: the last one's verdict, count,
+    best move and board do not stay beside it."""
+    page.goto(f"{server}/analyse")
+    page.fill("#text", "3 3 1\n1..\n...\n...\n")
+    page.click("#read")
+    page.wait_for_function("document.getElementById('verdict').textContent === 'consistent'")
+    idle(page)
+    page.fill("#text", "3 3 1\n1..\n..\n...\n")  # a ragged row
+    page.click("#read")
+    page.wait_for_function("document.getElementById('problem').textContent !== ''")
+    idle(page)
+    assert "row has 2 cells" in page.text_content("#problem")
+    for line in ("#verdict", "#count", "#certain", "#advice"):
+        assert page.text_content(line) == "", line
+    assert not cells(page, "[data-chance]") and not cells(page, "[data-hint]")
+
+    asked = []
+    page.on("request", lambda request: asked.append(request.post_data_json) if "/api/layout" in request.url else None)
+    page.goto(f"{server}/layout")
+    for numbers in ((5, 8, 17), (2, 2, 5)):
+        for field, value in zip(("#rows", "#cols", "#mines"), numbers, strict=True):
+            page.fill(field, str(value))
+        page.click("#solve")
+        idle(page)
+    assert page.text_content("#problem") == "mines must be in 0..3 for a 2x2 board, got M=5"
+    assert page.locator("#board .cell").count() == 0
+    assert [page.text_content(line) for line in ("#verdict", "#how", "#reason")] == ["", "", ""]
+    # no time limit of the page's own: the server's is the default, and the most it takes (a page that
+    # asked 10 s failed on every server started with less)
+    assert [body["mines"] for body in asked] == [17, 5] and all("time_limit" not in body for body in asked)
+
+
 def test_the_api_page_lists_the_endpoints_from_openapi(server, page, shots):
     page.goto(f"{server}/api")
     page.wait_for_selector(".endpoint")

@@ -47,6 +47,9 @@
     board.dataset.busy = "1";
     const answer = await cpsolve.ask("/api/position", { position: source });
     if (!answer.ok) {
+      // the answers drawn were for the last position read, not for this text: take them away
+      drawCells();
+      clearAnswers();
       $("problem").textContent = answer.data.error;
       board.dataset.busy = "0";
       return;
@@ -56,6 +59,16 @@
   }
 
   function drawGrid() {
+    drawCells();
+    const source = text();
+    $("text").value = source;
+    const address = "/analyse?position=" + encodeURIComponent(source);
+    $("share").href = address;
+    history.replaceState(null, "", address);
+  }
+
+  // the position's cells, without chances or marks
+  function drawCells() {
     for (let r = 0; r < state.rows; r++) {
       for (let c = 0; c < state.cols; c++) {
         const cell = state.cells[r][c];
@@ -73,11 +86,12 @@
         }
       }
     }
-    const source = text();
-    $("text").value = source;
-    const address = "/analyse?position=" + encodeURIComponent(source);
-    $("share").href = address;
-    history.replaceState(null, "", address);
+  }
+
+  function clearAnswers() {
+    for (const id of ["verdict", "count", "certain", "advice"]) $(id).textContent = "";
+    $("candidates").replaceChildren();
+    delete board.dataset.status;
   }
 
   async function analyse() {
@@ -91,8 +105,10 @@
     ]);
     if (asked !== state.asked) return; // the grid changed meanwhile
     $("problem").textContent = "";
-    if (!puzzle.ok || !hint.ok) $("problem").textContent = (puzzle.ok ? hint : puzzle).data.error;
-    else drawAnswers(puzzle.data, hint.data);
+    if (!puzzle.ok || !hint.ok) {
+      clearAnswers(); // an error answers this position: the last one's answers must not stay beside it
+      $("problem").textContent = (puzzle.ok ? hint : puzzle).data.error;
+    } else drawAnswers(puzzle.data, hint.data);
     board.dataset.busy = "0";
   }
 

@@ -17,11 +17,24 @@ const cpsolve = {
     }
     let data;
     try {
-      data = await response.json();
+      data = cpsolve.parse(await response.text());
     } catch (error) {
       data = { error: "the server's answer is not JSON (status " + response.status + ")" };
     }
     return { ok: response.ok, status: response.status, data };
+  },
+
+  // JSON with its whole numbers exact: a count of placements past 2^53 (an expert board's is near 10^107)
+  // would come back a rounded double, so such a number is read from its own digits as a BigInt.
+  parse(text) {
+    return JSON.parse(text, (key, value, context) =>
+      typeof value === "number" &&
+      !Number.isSafeInteger(value) &&
+      context &&
+      /^-?\d+$/.test(context.source)
+        ? BigInt(context.source)
+        : value,
+    );
   },
 
   // A rows x cols grid of cell elements inside `board`; returns the cells as cells[r][c], 0-based.

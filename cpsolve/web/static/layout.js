@@ -35,7 +35,9 @@
   }
 
   async function solve() {
-    const body = { mines: Number($("mines").value), time_limit: Number($("time-limit").value) };
+    const body = { mines: Number($("mines").value) };
+    // empty: the server's own limit (its --time-limit), which is also the most it takes
+    if ($("time-limit").value !== "") body.time_limit = Number($("time-limit").value);
     if ($("use-template").checked) body.template = state.template.map((row) => row.join("")).join("\n") + "\n";
     else Object.assign(body, { rows: Number($("rows").value), cols: Number($("cols").value) });
     if ($("backend").value) body.backend = $("backend").value;
@@ -44,7 +46,10 @@
     $("board").dataset.busy = "1";
     const answer = await cpsolve.ask("/api/layout", body);
     if (!answer.ok) {
-      $("verdict").textContent = "";
+      // the board and lines drawn answered the last problem, not this one: take them away
+      $("board").replaceChildren();
+      delete $("board").dataset.status;
+      for (const id of ["verdict", "how", "reason"]) $(id).textContent = "";
       $("problem").textContent = answer.data.error;
     } else draw(answer.data);
     $("board").dataset.busy = "0";
