@@ -12,7 +12,8 @@ n, the difference is (b - a) / n and its standard error sqrt(b + a - (b - a)^2 /
 Games run in worker processes (``--jobs``, 2 by default: the machine has two cores), in blocks that
 alternate between the variants so both see the same load; ms/game is each game's own time (its
 worker's clock). Every game's outcome is kept in a cache (``--cache``, one file per variant) keyed by
-the variant, the settings and a fingerprint of the player's source and built extensions, so a
+the variant, the settings and a fingerprint of the player's source and built extensions (by default
+under benchmarks/out/paired, which git ignores), so a
 variant is played once per version of the code: a later run with more games plays only the new
 ones, and a second comparison against the same A replays nothing of A.
 
@@ -147,7 +148,11 @@ def main() -> None:
     parser.add_argument("--start", dest="rule", default="safe", help="safe (classic) or opening (modern)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--cache", default=str(ROOT / "benchmarks" / "out" / "paired"), help="the outcomes' folder")
+    parser.add_argument(
+        "--cache",
+        default=str(ROOT / "benchmarks" / "out" / "paired"),
+        help="the outcomes' folder (default benchmarks/out/paired, which git ignores)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="play every game again and keep nothing")
     parser.add_argument(
         "--a-code",
@@ -156,6 +161,8 @@ def main() -> None:
     )
     parser.add_argument("--check", type=int, default=200, help="games replayed to check --a-code")
     args = parser.parse_args()
+    if not 0 <= args.start < args.games:
+        parser.error(f"--from {args.start} leaves no game below --games {args.games} (games K..N-1 are played)")
     from cpsolve.deduce import engine
 
     if not engine.compiled():

@@ -121,7 +121,12 @@ def main() -> None:
 
     if not engine.compiled():  # the Python engine would take hours a row
         raise SystemExit("the compiled engine (cpsolve/deduce/_engine.c) is not built: pip install -e .")
-    store = args.store or default_store()
+    known = {f"{name}-{rule}" for name, _, _, _, rule, _, _, _ in ROWS}
+    unknown = sorted(set(args.only or ()) - known)
+    if unknown:
+        parser.error(f"no row named {', '.join(unknown)}; the rows: {', '.join(sorted(known))}")
+    # stats runs from the repository's root: a relative path is taken from where this script was run
+    store = str(Path(args.store).resolve()) if args.store else default_store()
     Path(store).parent.mkdir(parents=True, exist_ok=True)
     print(f"store {store}; load {os.getloadavg()[0]:.1f}", flush=True)
     print(

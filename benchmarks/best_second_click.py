@@ -62,6 +62,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
+    around = min(args.rows, 2) * min(args.cols, 2) - 1  # the corner's neighbours: it shows 0 to this
+    if not 0 <= args.number <= around or args.mines < args.number:
+        parser.error(f"a corner of a {args.rows}x{args.cols} board with {args.mines} mines cannot show {args.number}")
+    for text in args.cells:
+        if text != "own":
+            row, col = (int(x) for x in text.split(","))
+            if not (1 <= row <= args.rows and 1 <= col <= args.cols) or (row, col) == (1, 1):
+                parser.error(f"--cells {text}: not a covered cell of the {args.rows}x{args.cols} board")
     indices = range(args.start, args.start + args.games)
     won = {}
     with Pool(args.jobs) as pool:

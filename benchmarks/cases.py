@@ -47,6 +47,10 @@ def large_set(seed: int = SEED) -> list[tuple[int, int, int]]:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    # no options: --help says what the file is instead of printing it
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     chosen = large_set()
     print(len(chosen))
     for case in chosen:

@@ -3,10 +3,11 @@
 1. The 134-case Code Jam-style batch (benchmarks/cases.py) with ``--backend greedy``, with
    ``--backend cp`` (default: staircase, row lengths) and with ``--backend cp --dominance none
    --time-limit 4``; the ratio cp / greedy is taken from the same run.
-2. Time limits: cases that cannot be decided within the limit, each run as a fresh process;
-   the wall time of the whole command against the limit (and against an empty ``python -c
+2. Time limits: cases that were once beyond the limit (the pipeline now decides the corridor
+   templates well within it; the 2x1200 case still runs out), each run as a fresh process; the
+   wall time of the whole command against the limit (and against an empty ``python -c
    "import cpsolve.layout.cpsat"``, the process start and OR-Tools import), and the backend's
-   own time from the JSON output.
+   own time from the JSON output: a negative ``over_limit_after_start`` is a case decided early.
 
 Usage: ``python benchmarks/cp_cli.py [--repeat 3] [--skip-limits] [--skip-batch]``. Temporary files go to a
 temporary directory that is removed afterwards.
@@ -55,6 +56,8 @@ def main() -> None:
     parser.add_argument("--skip-limits", action="store_true")
     parser.add_argument("--skip-batch", action="store_true")
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be 1 or more")
     with tempfile.TemporaryDirectory() as folder:
         batch = Path(folder) / "large.in"
         cases = large_set()

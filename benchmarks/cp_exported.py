@@ -23,10 +23,12 @@ Prints one line per case, then per family: cases, decided by the file, agreeing,
 from __future__ import annotations
 
 import argparse
+import atexit
 import collections
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -116,6 +118,7 @@ def main() -> None:
         reference = json.loads(Path(args.reference).read_text())
     rows = []
     folder = tempfile.mkdtemp(prefix="cpsolve-exported-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)  # the models written are scratch
     path = os.path.join(folder, "model.pb")
     for family, name, problem in cases(args.set, args.family):
         if name not in reference:

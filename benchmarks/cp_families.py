@@ -202,6 +202,8 @@ def main() -> None:
     parser.add_argument("--holes", type=int, default=0, help="holes drawn at random on each open board")
     parser.add_argument("--json", default=None, help="write every case's result to this file")
     args = parser.parse_args()
+    if not any(args.family in name for name in families(args.seed)):
+        parser.error(f"no family's name contains {args.family!r}; the families: {', '.join(families(args.seed))}")
     from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
 
     options = SolveOptions(

@@ -56,6 +56,8 @@ def main() -> None:
     parser.add_argument("--encoding", default=None, help="levels, flow or cuts (default: levels)")
     parser.add_argument("--json", default=None, help="write every case's result to this file")
     args = parser.parse_args()
+    if args.cases < 1:
+        parser.error("--cases must be 1 or more")
     from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
 
     rng = random.Random(args.seed)

@@ -19,6 +19,7 @@ and worst seconds and the per-position time ratios.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import platform
 import random
 import statistics
@@ -184,7 +185,8 @@ def main() -> None:
         played.extend(play_positions(board, rng, options.per_board))
         stressed.append(stress_position(board, rng))
     print(
-        f"python {platform.python_version()}, ms-toollib {getattr(ms, '__version__', '1.5.x')}, {platform.machine()}, "
+        f"python {platform.python_version()}, ms-toollib {importlib.metadata.version('ms-toollib')}, "
+        f"{platform.machine()}, "
         f"{options.boards} expert boards (16x30, 99 mines), seed {options.seed}, best of {options.repeats} runs; "
         "shared machine, timings noisy"
     )

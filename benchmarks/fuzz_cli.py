@@ -14,6 +14,8 @@ otherwise hypothesis prints the smallest failing input and the script exits 1.
 from __future__ import annotations
 
 import argparse
+import atexit
+import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -23,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--examples", type=int, default=500, help="examples per property run in this process")
     parser.add_argument(
         "--process-examples",
@@ -57,6 +59,7 @@ def main() -> int:
     counting = CountingRunner()
     fed: Counter = Counter()
     folder = Path(tempfile.mkdtemp(prefix="cpsolve-fuzz-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)  # the inputs written are scratch
     process_examples = args.process_examples or max(4, args.examples // 10)
 
     def readers(data: bytes) -> None:

@@ -58,4 +58,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    # no options: --help says what a run does instead of starting one
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()
