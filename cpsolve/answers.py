@@ -306,7 +306,6 @@ def layout_problem(numbers: Sequence[str], template: Source | None = None, click
     """
     from cpsolve.formats import parse_case_numbers, read_template
     from cpsolve.layout import MAX_MODEL_CELLS, LayoutProblem
-    from cpsolve.symbols import HOLE
 
     if template is None:
         if len(numbers) != 3:
@@ -330,12 +329,7 @@ def layout_problem(numbers: Sequence[str], template: Source | None = None, click
             raise ParameterError(
                 "click", f"differs from the template's c cell at {drawn_click[0] + 1},{drawn_click[1] + 1}"
             )
-    if click is not None:
-        row, col = click
-        if not (0 <= row < problem.rows and 0 <= col < problem.cols):
-            raise ParameterError("click", f"{row + 1},{col + 1} is outside the {problem.rows}x{problem.cols} board")
-        if problem.template is not None and problem.template[row][col] == HOLE:
-            raise ParameterError("click", f"{row + 1},{col + 1} is on a missing cell")
+    problem.check()  # the click off the board or on a missing cell: the library's own words
     return problem
 
 

@@ -49,9 +49,11 @@ def judge_case(case: LayoutCase, lines: tuple[str, ...]) -> str | None:
         return "says Impossible but a one-click board exists" if possible else None
     if not lines:
         return "empty answer"
-    verdict = next((line for line in lines if line.lower() in (IMPOSSIBLE.lower(), UNKNOWN.lower())), None)
-    if verdict is not None:
-        where = "answer is" if len(lines) == 1 else f"line {lines.index(verdict) + 1} of the answer is"
+    words = (IMPOSSIBLE.lower(), UNKNOWN.lower())
+    found = next(((k, line) for k, line in enumerate(lines, start=1) if line.lower() in words), None)
+    if found is not None:
+        k, verdict = found
+        where = "answer is" if len(lines) == 1 else f"line {k} of the answer is"
         return f"{where} {verdict!r}: verdicts are exactly 'Impossible' or a board"
     try:
         board = Board.from_rows(list(lines))

@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 
 from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CpsolveError
 from cpsolve.interrupt import caused_by_interrupt
+from cpsolve.words import one_line
 
 if TYPE_CHECKING:
 
@@ -36,8 +37,6 @@ __all__ = ["app", "fail"]
 def fail(message: str, code: int) -> typer.Exit:
     """Print ``cpsolve: message`` on stderr, as one line (:func:`cpsolve.words.one_line`), and return
     the Exit to raise with `code`."""
-    from cpsolve.words import one_line
-
     typer.echo(f"cpsolve: {one_line(message)}", err=True)
     return typer.Exit(code)
 
@@ -120,8 +119,6 @@ class _ReportingGroup(TyperGroup):
             # the library names its parameters; here they are the flags (time_limit: --time-limit)
             raise fail(error.command_line(), error.exit_code) from None
         except _ClickUsageError as error:  # click refused an option's value: it echoes the value whole
-            from cpsolve.words import one_line
-
             error.message = one_line(error.message)
             raise
         except BrokenPipeError:

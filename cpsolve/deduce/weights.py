@@ -161,10 +161,15 @@ def _weights_with_total(
     return Weights(count, weights)
 
 
+def _block(k: int) -> int:
+    """How many places of k a block of :func:`_products_without_each` holds: isqrt(k)."""
+    return max(1, isqrt(k))
+
+
 def _suffix_checkpoints(packed: list[int], deadline: float | None) -> dict[int, int]:
-    """The products ``packed[s:]`` for s = 0, every isqrt(k)-th place and k (k polynomials), kept
-    so :func:`_products_without_each` can rebuild the others a block at a time."""
-    step = max(1, isqrt(len(packed)))
+    """The products ``packed[s:]`` for s = 0, every :func:`_block`-th place and k (k polynomials),
+    kept so :func:`_products_without_each` can rebuild the others a block at a time."""
+    step = _block(len(packed))
     kept = {len(packed): 1}
     suffix = 1
     for j in range(len(packed) - 1, -1, -1):
@@ -182,7 +187,7 @@ def _products_without_each(packed: list[int], suffixes: dict[int, int], deadline
     block of isqrt(k) places at a time from :func:`_suffix_checkpoints`, so about 2 isqrt(k) are held,
     for k more multiplications."""
     k = len(packed)
-    step = max(1, isqrt(k))
+    step = _block(k)
     prefix = 1
     for start in range(0, k, step):
         end = min(start + step, k)

@@ -98,10 +98,11 @@ def check_resumable(store: ResultStore, settings: Any) -> None:
     Raises:
         StoreError: As :func:`run_games` would, later.
     """
-    key = settings_hash(GAME, dataclasses.asdict(settings))
+    fields = dataclasses.asdict(settings)
+    key = settings_hash(GAME, fields)
     if store.settings(key):
         _check_study(store, key, settings)
-    store.check_records(GAME, dataclasses.asdict(settings), lambda record: _checked(store, record, settings))
+    store.check_records(GAME, fields, lambda record: _checked(store, record, settings))
 
 
 def _check_study(store: ResultStore, key: str, settings: Any) -> None:

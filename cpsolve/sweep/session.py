@@ -172,7 +172,7 @@ class LayoutSweep:
             self.executor = stack.enter_context(open_executor(self.scheduler, self.jobs, cheap))
             self.store = stack.enter_context(open_store(self.store_path))  # created once the executor runs
             if self.store:
-                self._settings_key = self.store.register_settings(LAYOUT, layout_settings(self.options))
+                self._settings_key = self.store.register_settings(LAYOUT, settings)
                 rows, cols, mines = self.ranges
                 spec = {
                     "rows": list(rows),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from time import perf_counter
 from typing import Any
 
@@ -140,15 +140,14 @@ def _casual(fields: dict[str, Any]) -> Any:
 
     # each board is quick, but a body may hold tens of thousands: the time limit is checked between them
     deadline = perf_counter() + fields["time_limit"]
-    found: list[Any] = []
-    for number, board in enumerate(read_casual_boards(TextSource("boards", fields["boards"])), start=1):
-        if perf_counter() > deadline:
-            message = f"the time limit of {fields['time_limit']:g} s ran out before board {number}"
-            if not found:
-                raise TimeLimitError(message)
-            raise PartialAnswer(found, message)
-        found.append(answers.casual(board).json())
-    return found
+
+    def answered() -> Iterator[Any]:
+        for number, board in enumerate(read_casual_boards(TextSource("boards", fields["boards"])), start=1):
+            if perf_counter() > deadline:
+                raise TimeLimitError(f"the time limit of {fields['time_limit']:g} s ran out before board {number}")
+            yield answers.casual(board)
+
+    return _collected(answered())
 
 
 def _generate(fields: dict[str, Any]) -> Any:
@@ -164,14 +163,23 @@ def _generate(fields: dict[str, Any]) -> Any:
         seed=fields["seed"],
         time_limit=fields["time_limit"],
     )
+    return _collected(boards)
+
+
+def _collected(answered: Iterator[Any]) -> list[Any]:
+    """Each answer's JSON object, in turn; when the time runs out after some, those (as the command
+    prints them before its exit 3), and none at all is the time limit's error.
+
+    Raises:
+        PartialAnswer: The time ran out after some answers; TimeLimitError: before any.
+    """
     found: list[Any] = []
     try:
-        for board in boards:
-            found.append(board.json())
+        for item in answered:
+            found.append(item.json())
     except TimeLimitError as error:
         if not found:
             raise
-        # the command prints the boards found and exits 3: the same boards, the reason in a header
         raise PartialAnswer(found, str(error)) from None
     return found
 
