@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from bruteforce_best import optimal_win, placements, player_win
+from bruteforce_best import optimal_win, placements, player_win, shows
 from bruteforce_puzzle import neighbours, random_puzzle
 
 from cpsolve.deduce import Position, engine
@@ -448,7 +448,14 @@ def test_the_space_of_a_cell_joins_neighbours_and_cells_that_share_a_shown_numbe
 
 @pytest.mark.parametrize(
     "switch,value",
-    [("LIVING_NEXT", True), ("PROGRESS_WEIGHT", 0.001), ("SPACE_THRESHOLD", 8), ("FLOATING_RATIO", 0.95)],
+    [
+        ("LIVING_NEXT", True),
+        ("PROGRESS_WEIGHT", 0.001),
+        ("SPACE_THRESHOLD", 8),
+        ("FLOATING_RATIO", 0.95),
+        ("BOX_INFLUENCE", True),
+        ("BOX_FIFTY_FIFTY", False),
+    ],
 )
 def test_with_a_measured_switch_on_every_move_stays_certain_or_an_exactly_weighed_guess(switch, value, monkeypatch):
     """The switches measured and left off still play honest games: certain moves certain, every
@@ -467,3 +474,106 @@ def test_a_forced_50_50_lists_the_guess_first(seed):
     assert advice.reason == "forced" and advice.guess is not None
     assert [c.cell for c in advice.candidates][0] == advice.guess.cell
     assert {c.cell for c in advice.candidates} == {(0, 1), (1, 1)}
+
+
+def test_a_four_cell_50_50_is_guessed_at_once():
+    # The 2x2 block in the corner holds two mines, on one diagonal or the other: each number
+    # around it touches one cell of each diagonal, and the cell diagonally beyond its open corner
+    # is flagged, so no click can ever tell the diagonals apart.
+    covered = frozenset({(0, 0), (0, 1), (1, 0), (1, 1)})
+    clues = {(0, 2): 1, (1, 2): 2, (2, 0): 1, (2, 1): 2}
+    advice = best.advise(Position(3, 3, clues, frozenset({(2, 2)}), covered, total=3))
+    assert not advice.safe and advice.reason == "box"
+    assert advice.guess is not None and advice.guess.safety == Fraction(1, 2)
+    assert {c.cell for c in advice.candidates} == covered
+
+
+@pytest.mark.parametrize("rows,cols,count", [(5, 5, 6), (4, 6, 6), (6, 6, 9)])
+def test_every_four_cell_50_50_is_one_by_enumeration(rows, cols, count, monkeypatch):
+    """Each block the player calls a four-cell 50/50 in its games is one: in every placement its
+    mines lie on one diagonal, each diagonal in half of them, and every cell diagonally beyond a
+    corner of the block is a known mine or off the board. And each cell stays at one half after
+    every reveal elsewhere (checked on the position: the other covered cells' numbers, each
+    placement's, leave the block's two diagonals in equal numbers)."""
+    from cpsolve.deduce.view import view_position
+
+    seen: list[tuple[Position, tuple]] = []
+    decide = best.decide
+
+    def spy(view, rng, deadline=None):
+        decision = decide(view, rng, deadline)
+        if decision.reason == "box":
+            block = tuple(view.grid.cell(c.cell) for c in decision.candidates)
+            seen.append((view_position(view.state, view.shown, view.grid, view.total), block))
+        return decision
+
+    monkeypatch.setattr(best_games, "decide", spy)
+    settings = GameSettings(rows, cols, count, first=(0, 0), start="safe")
+    for k in range(400):
+        mines = draw_board(settings, np.random.default_rng([13, k]))
+        best_games.play_best(mines, settings.click, np.random.default_rng([13, k, 1]))
+    assert len(seen) >= 3, "too few four-cell 50/50s came up to check"
+    for position, block in seen:
+        (r, c) = min(block)
+        a, b, d_, e = (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)
+        assert set(block) == {a, b, d_, e}
+        found = placements(position)
+        first = [p for p in found if {a, e} <= p and not {b, d_} & p]
+        second = [p for p in found if {b, d_} <= p and not {a, e} & p]
+        assert len(first) + len(second) == len(found) and len(first) == len(second)
+        for corner in [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)]:
+            on_board = 0 <= corner[0] < rows and 0 <= corner[1] < cols
+            known = corner in position.known_mines or all(corner in p for p in found)
+            assert not on_board or known, (position, block, corner)
+        # no reveal outside the block tells the diagonals apart: swapping them keeps every number
+        for cell in position.unknown - set(block):
+            for p in first:
+                q = (p - {a, e}) | {b, d_}
+                assert shows(cell, p, position.known_mines) == shows(cell, q, position.known_mines)
+
+
+def test_the_share_of_placements_with_cells_known_mines_and_safe_is_the_enumerated_one():
+    """``_diagonal_share`` flags the mines and makes the safe cells absent: the share it counts is
+    the share of placements (with the total) that have those mines and those safe cells."""
+    from cpsolve.deduce.view import View
+
+    rng = random.Random(5)
+    checked = 0
+    for position in random_tiny_positions(60, seed=9):
+        found = placements(position)
+        if not found:
+            continue
+        view = View.from_position(position)
+        mine, safe = np.empty(len(view.state)), np.empty(len(view.state))
+        _, log_count = engine.weights(view.state, view.shown, view.offsets, view.total, mine, safe)
+        cells = sorted(position.unknown)
+        for _ in range(5):
+            chosen = rng.sample(cells, min(len(cells), rng.randint(1, 3)))
+            split = rng.randint(0, len(chosen))
+            mines, clear = chosen[:split], chosen[split:]
+            expected = Fraction(sum(set(mines) <= p and not set(clear) & p for p in found), len(found))
+            index = view.grid.index
+            share = best._diagonal_share(
+                view, tuple(index(*c) for c in mines), tuple(index(*c) for c in clear), log_count
+            )
+            assert share == pytest.approx(float(expected), abs=1e-12)
+            assert (share == 0.0) == (expected == 0)
+            checked += 1
+    assert checked > 100
+
+
+def test_the_endgame_takes_on_more_placements_where_mines_are_dense(monkeypatch):
+    from cpsolve.deduce.view import View
+
+    # 10 covered cells, 2 of them mines: 8 safe, d = 0.8
+    position = Position(1, 12, {(0, 0): 0}, frozenset(), frozenset((0, c) for c in range(1, 11)) | {(0, 11)}, 2)
+    view = View.from_position(position)
+    state = np.frombuffer(bytes(view.state), dtype=np.uint8)
+    assert best._endgame_limit(view, state) == best.ENDGAME_SOLUTIONS
+    monkeypatch.setattr(best, "ENDGAME_DENSITY", 1000)
+    assert best._endgame_limit(view, state) == int(1000 / (9 / 11) ** 3)
+    monkeypatch.setattr(best, "ENDGAME_CAP", 1200)
+    assert best._endgame_limit(view, state) == 1200
+    monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)
+    monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
+    assert honest_games(47) > 3

@@ -249,3 +249,15 @@ def test_hint_says_when_an_isolated_region_decides(runner):
     answer = json.loads(runner.invoke(app, ["hint", path, "--format", "json"]).stdout)
     assert answer["guess"]["reason"] == "isolated" and answer["guess"]["win"] == pytest.approx(2 / 3)
     assert answer["guess"]["cell"][0] >= 14 and answer["guess"]["cell"][1] <= 4  # in the pocket at the bottom left
+
+
+def test_hint_says_when_a_four_cell_50_50_decides(runner):
+    """An expert game's position (examples/best/four_cell_fifty_fifty.txt): the 2x2 block at the
+    top edge, columns 21-22, holds its two mines on one diagonal or the other, and the cells beyond
+    its lower corners are mines."""
+    path = str(EXAMPLES / "best" / "four_cell_fifty_fifty.txt")
+    text = runner.invoke(app, ["hint", path])
+    assert text.exit_code == 0 and "why: a forced 50/50 of four cells" in text.stdout
+    answer = json.loads(runner.invoke(app, ["hint", path, "--format", "json"]).stdout)
+    assert answer["guess"]["reason"] == "box" and answer["guess"]["safety_exact"] == "1/2"
+    assert {tuple(c["cell"]) for c in answer["candidates"]} == {(1, 21), (1, 22), (2, 21), (2, 22)}
