@@ -218,7 +218,8 @@ def main() -> None:
         )
         after = resident_kib(server.pid)
     finally:
-        server.send_signal(signal.SIGINT)
+        # SIGTERM: the server's clean stop (exit 0); Ctrl-C's SIGINT would have it say "interrupted"
+        server.send_signal(signal.SIGTERM)
         try:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
