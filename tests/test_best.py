@@ -577,3 +577,78 @@ def test_the_endgame_takes_on_more_placements_where_mines_are_dense(monkeypatch)
     monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)
     monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
     assert honest_games(47) > 3
+
+
+def random_block_positions(count: int, seed: int) -> list[Position]:
+    """Small positions around a 2x2 block of covered cells: its mines often on a diagonal, the cells
+    beyond its corners often mines (known or not), the rest of the board partly shown."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        rows, cols = rng.randint(2, 5), rng.randint(2, 6)
+        r, c = rng.randint(0, rows - 2), rng.randint(0, cols - 2)
+        block = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+        if rng.random() < 0.7:
+            mines = set(rng.choice([[block[0], block[3]], [block[1], block[2]]]))
+        else:
+            mines = set(rng.sample(block, rng.randint(0, 3)))
+        corners = [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)]
+        board = {(i, j) for i in range(rows) for j in range(cols)}
+        mines |= {k for k in corners if k in board and rng.random() < 0.8}
+        mines |= {k for k in board - set(block) - set(corners) if rng.random() < 0.2}
+        known = {k for k in mines - set(block) if rng.random() < (0.8 if k in corners else 0.3)}
+        shown = {k for k in board - mines - set(block) if rng.random() < 0.7}
+        unknown = board - known - shown
+        if len(unknown) > 12:
+            continue
+        clues = {k: sum(n in mines for n in neighbours(k)) for k in shown}
+        found.append(Position(rows, cols, clues, frozenset(known), frozenset(unknown), total=len(mines)))
+    return found
+
+
+def test_the_four_cell_50_50_test_finds_exactly_the_blocks_enumeration_finds():
+    """On positions built around 2x2 blocks (sure mines flagged first, as the player does), a block
+    is found exactly when, by enumeration, every placement puts its mines on one diagonal and each
+    cell beyond its corners is a known mine or off the board."""
+    from cpsolve.deduce.view import View
+
+    hits = misses = 0
+    for position in random_block_positions(1200, seed=21):
+        found = placements(position)
+        sure_mines = frozenset.intersection(*found) if found else frozenset()
+        if not found or any(all(cell not in p for p in found) for cell in position.unknown):
+            continue  # no placement, or a certain safe cell: the player would not be guessing
+        position = Position(
+            position.rows,
+            position.cols,
+            position.clues,
+            position.known_mines | sure_mines,
+            position.unknown - sure_mines,
+            position.total,
+        )
+        found = placements(position)
+        rows, cols = position.rows, position.cols
+        expected = set()
+        for r in range(rows - 1):
+            for c in range(cols - 1):
+                a, b, d_, e = (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)
+                if not {a, b, d_, e} <= position.unknown:
+                    continue
+                corners = [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)]
+                if not all(k in position.known_mines or not (0 <= k[0] < rows and 0 <= k[1] < cols) for k in corners):
+                    continue
+                if all(p & {a, b, d_, e} in ({a, e}, {b, d_}) for p in found):
+                    expected.add((a, b, d_, e))
+        view = View.from_position(position)
+        mine, safe = np.empty(len(view.state)), np.empty(len(view.state))
+        _, log_count = engine.weights(view.state, view.shown, view.offsets, view.total, mine, safe)
+        state = np.frombuffer(bytes(view.state), dtype=np.uint8)
+        safety = np.where(state == 0, safe, -1.0)
+        block = best._forced_box(view, state, safety, log_count)
+        if expected:
+            assert block is not None and tuple(view.grid.cell(i) for i in block) in expected, position
+            hits += 1
+        else:
+            assert block is None, position
+            misses += 1
+    assert hits >= 20 and misses >= 20, (hits, misses)
