@@ -476,60 +476,36 @@ def test_a_forced_50_50_lists_the_guess_first(seed):
     assert {c.cell for c in advice.candidates} == {(0, 1), (1, 1)}
 
 
-def test_a_four_cell_50_50_is_guessed_at_once():
-    # The 2x2 block in the corner holds two mines, on one diagonal or the other: each number
-    # around it touches one cell of each diagonal, and the cell diagonally beyond its open corner
-    # is flagged, so no click can ever tell the diagonals apart.
-    covered = frozenset({(0, 0), (0, 1), (1, 0), (1, 1)})
-    clues = {(0, 2): 1, (1, 2): 2, (2, 0): 1, (2, 1): 2}
-    advice = best.advise(Position(3, 3, clues, frozenset({(2, 2)}), covered, total=3))
+def test_a_four_cell_50_50_is_guessed_at_once_and_the_look_ahead_picks_which_cell():
+    # examples/best/four_cell_fifty_fifty.txt: the 2x2 block at rows 5-6, columns 3-4 (0-based)
+    # holds two mines on one diagonal or the other (the numbers on three sides settle one mine in
+    # each pair), the cells beyond its four corners are mines, and its top side is covered: millions
+    # of placements, no exact search. Its bottom cells are dead (they can show one number only), so
+    # the look-ahead takes a top one.
+    from pathlib import Path
+
+    from cpsolve.formats.puzzle import read_puzzle
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "best" / "four_cell_fifty_fifty.txt"
+    position = read_puzzle(path).position
+    advice = best.advise(position)
     assert not advice.safe and advice.reason == "box"
     assert advice.guess is not None and advice.guess.safety == Fraction(1, 2)
-    assert {c.cell for c in advice.candidates} == covered
+    assert advice.guess.cell in {(5, 3), (5, 4)}
+    assert {c.cell for c in advice.candidates} == {(5, 3), (5, 4), (6, 3), (6, 4)}
+    assert advice.solutions is not None and advice.solutions > 10**6
 
 
-@pytest.mark.parametrize("rows,cols,count", [(5, 5, 6), (4, 6, 6), (6, 6, 9)])
-def test_every_four_cell_50_50_is_one_by_enumeration(rows, cols, count, monkeypatch):
-    """Each block the player calls a four-cell 50/50 in its games is one: in every placement its
-    mines lie on one diagonal, each diagonal in half of them, and every cell diagonally beyond a
-    corner of the block is a known mine or off the board. And each cell stays at one half after
-    every reveal elsewhere (checked on the position: the other covered cells' numbers, each
-    placement's, leave the block's two diagonals in equal numbers)."""
-    from cpsolve.deduce.view import view_position
-
-    seen: list[tuple[Position, tuple]] = []
-    decide = best.decide
-
-    def spy(view, rng, deadline=None):
-        decision = decide(view, rng, deadline)
-        if decision.reason == "box":
-            block = tuple(view.grid.cell(c.cell) for c in decision.candidates)
-            seen.append((view_position(view.state, view.shown, view.grid, view.total), block))
-        return decision
-
-    monkeypatch.setattr(best_games, "decide", spy)
-    settings = GameSettings(rows, cols, count, first=(0, 0), start="safe")
-    for k in range(400):
-        mines = draw_board(settings, np.random.default_rng([13, k]))
-        best_games.play_best(mines, settings.click, np.random.default_rng([13, k, 1]))
-    assert len(seen) >= 3, "too few four-cell 50/50s came up to check"
-    for position, block in seen:
-        (r, c) = min(block)
-        a, b, d_, e = (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)
-        assert set(block) == {a, b, d_, e}
-        found = placements(position)
-        first = [p for p in found if {a, e} <= p and not {b, d_} & p]
-        second = [p for p in found if {b, d_} <= p and not {a, e} & p]
-        assert len(first) + len(second) == len(found) and len(first) == len(second)
-        for corner in [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)]:
-            on_board = 0 <= corner[0] < rows and 0 <= corner[1] < cols
-            known = corner in position.known_mines or all(corner in p for p in found)
-            assert not on_board or known, (position, block, corner)
-        # no reveal outside the block tells the diagonals apart: swapping them keeps every number
-        for cell in position.unknown - set(block):
-            for p in first:
-                q = (p - {a, e}) | {b, d_}
-                assert shows(cell, p, position.known_mines) == shows(cell, q, position.known_mines)
+def test_which_cell_of_a_four_cell_50_50_is_guessed_matters_and_the_exact_search_decides_it():
+    """A small position (found by a review) where the block's diagonals are a 50/50, but guessing
+    (0,1) or (1,0) wins 1/2 and (0,0) or (1,1) 2/5: the numbers of one diagonal tell more of the
+    board. The exact searches come before the four-cell rule, so the player is optimal here."""
+    clues = {(1, 2): 4, (1, 3): 3, (2, 1): 3, (3, 1): 2, (3, 3): 2}
+    covered = frozenset({(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (2, 0), (2, 3), (3, 0), (3, 2)})
+    position = Position(4, 4, clues, frozenset({(2, 2)}), covered, total=6)
+    assert optimal_win(position) == Fraction(1, 2)
+    for seed in range(4):
+        assert player_win(position, seed) == Fraction(1, 2)
 
 
 def test_the_share_of_placements_with_cells_known_mines_and_safe_is_the_enumerated_one():
@@ -565,7 +541,7 @@ def test_the_share_of_placements_with_cells_known_mines_and_safe_is_the_enumerat
 def test_the_endgame_takes_on_more_placements_where_mines_are_dense(monkeypatch):
     from cpsolve.deduce.view import View
 
-    # 10 covered cells, 2 of them mines: 8 safe, d = 0.8
+    # 11 covered cells, 2 of them mines: 9 safe, d = 9/11
     position = Position(1, 12, {(0, 0): 0}, frozenset(), frozenset((0, c) for c in range(1, 11)) | {(0, 11)}, 2)
     view = View.from_position(position)
     state = np.frombuffer(bytes(view.state), dtype=np.uint8)
@@ -644,9 +620,16 @@ def test_the_four_cell_50_50_test_finds_exactly_the_blocks_enumeration_finds():
         _, log_count = engine.weights(view.state, view.shown, view.offsets, view.total, mine, safe)
         state = np.frombuffer(bytes(view.state), dtype=np.uint8)
         safety = np.where(state == 0, safe, -1.0)
-        block = best._forced_box(view, state, safety, log_count)
+        block = best._forced_box(view, state, safety)
         if expected:
             assert block is not None and tuple(view.grid.cell(i) for i in block) in expected, position
+            a, b, d_, e = tuple(view.grid.cell(i) for i in block)
+            # no reveal outside the block tells the diagonals apart: swapping them keeps every number
+            for p in (p for p in found if a in p):
+                q = (p - {a, e}) | {b, d_}
+                assert q in found
+                for cell in position.unknown - {a, b, d_, e}:
+                    assert shows(cell, p, position.known_mines) == shows(cell, q, position.known_mines)
             hits += 1
         else:
             assert block is None, position

@@ -252,12 +252,13 @@ def test_hint_says_when_an_isolated_region_decides(runner):
 
 
 def test_hint_says_when_a_four_cell_50_50_decides(runner):
-    """An expert game's position (examples/best/four_cell_fifty_fifty.txt): the 2x2 block at the
-    top edge, columns 21-22, holds its two mines on one diagonal or the other, and the cells beyond
-    its lower corners are mines."""
+    """examples/best/four_cell_fifty_fifty.txt: the 2x2 block at rows 6-7, columns 4-5 holds its two
+    mines on one diagonal or the other, the cells beyond its corners are mines, and its top side is
+    covered; the look-ahead picks one of its top cells (the bottom ones are dead)."""
     path = str(EXAMPLES / "best" / "four_cell_fifty_fifty.txt")
     text = runner.invoke(app, ["hint", path])
     assert text.exit_code == 0 and "why: a forced 50/50 of four cells" in text.stdout
     answer = json.loads(runner.invoke(app, ["hint", path, "--format", "json"]).stdout)
     assert answer["guess"]["reason"] == "box" and answer["guess"]["safety_exact"] == "1/2"
-    assert {tuple(c["cell"]) for c in answer["candidates"]} == {(1, 21), (1, 22), (2, 21), (2, 22)}
+    assert tuple(answer["guess"]["cell"]) in {(6, 4), (6, 5)}
+    assert {tuple(c["cell"]) for c in answer["candidates"]} == {(6, 4), (6, 5), (7, 4), (7, 5)}

@@ -7,8 +7,7 @@ guesses. The guess, in order of precedence (:func:`decide`):
 1. **Forced 50/50.** Two covered cells that one number says hold exactly one mine, where every
    other cell next to either (but flags and absent cells) is next to both: no click can ever tell
    them apart, so the guess must be made some time, and making it now costs nothing (the rest of
-   the board is independent of which one it is). Guessed at once; so is a 2x2 block whose mines
-   lie on one diagonal or the other, with mines or no cells beyond its corners (:func:`_forced_box`).
+   the board is independent of which one it is). Guessed at once.
 2. **Endgame.** With at most :data:`ENDGAME_SOLUTIONS` placements left, an exact game-tree search
    over them (``endgame`` in :mod:`cpsolve.deduce.engine`) gives each guess's chance of
    winning with best play after it; the best is taken.
@@ -18,9 +17,12 @@ guesses. The guess, in order of precedence (:func:`decide`):
    play of the board. With at most :data:`ISOLATED_SOLUTIONS` placements of the region, its game
    tree is searched exactly (``isolated`` in :mod:`cpsolve.deduce.engine`) however many the
    board has, and the best guess in it is taken.
-4. **Pseudo 50/50.** A cell that is a mine only in placements where it and a neighbour end up as
+4. **Four-cell 50/50.** A 2x2 block whose mines lie on one diagonal or the other, with mines or no
+   cells beyond its corners (:func:`_forced_box`): guessed now, the look-ahead choosing which of the
+   four (their numbers tell different things). After the exact searches, which choose best themselves.
+5. **Pseudo 50/50.** A cell that is a mine only in placements where it and a neighbour end up as
    a 50/50 (:func:`_influence`) is safe, or as good as lost anyway: guessed now.
-5. **Look-ahead.** Otherwise the candidates are the frontier cells whose safety is within
+6. **Look-ahead.** Otherwise the candidates are the frontier cells whose safety is within
    :data:`CANDIDATE_RATIO` of the safest, a few floating cells (covered cells next to no number)
    that stand for the different shapes of neighbourhood, and cells whose 50/50 influence lifts them
    near the safest. Each is scored by its chance of *surviving this click and the next*: over the
@@ -124,9 +126,10 @@ LIVING_NEXT = False
 #: A mine that would leave a 2-cell 50/50 behind costs about half anyway: this share of a cell's
 #: chance of being such a mine counts as safety when scoring it (0 turns the idea off).
 FIFTY_FIFTY_SCALE = 0.9
-#: A 2x2 block whose diagonals no click can tell apart (a four-cell 50/50) is guessed at once, as
-#: a two-cell one is: it must be guessed some time, and its number may tell something of the rest
-#: (on: on 20,000 paired games +0.005 +- 0.097 points against off, 97 games differ).
+#: A 2x2 block whose diagonals no click can tell apart (a four-cell 50/50) is guessed when the exact
+#: searches do not decide, the look-ahead choosing the cell: it must be guessed some time, and its
+#: number may tell something of the rest (in 2,000 classic expert games the exact searches always
+#: got there first).
 BOX_FIFTY_FIFTY = True
 #: A 2x2 block that may become a four-cell 50/50 (at most one cell beyond its corners still covered)
 #: counts in the 50/50 influence as a two-cell pair does, and its cells may be pseudo 50/50s (off: on
@@ -313,8 +316,8 @@ def _boxes(view: View, state: np.ndarray, waiting: int) -> list[tuple[tuple[int,
     return out
 
 
-def _diagonal_share(view: View, mines: tuple[int, ...], safe: tuple[int, ...], log_count: float) -> float:
-    """The chance that `mines` are mines and `safe` are safe (0.0 exactly when no placement has it).
+def _with_known(view: View, mines: tuple[int, ...], safe: tuple[int, ...]) -> tuple[int, float]:
+    """The engine's status and log count of the placements in which `mines` are mines and `safe` are safe.
 
     A cell known safe adds no mine to any number and takes none of the total, as a cell that is
     not there: so `safe` cells are made absent, `mines` flagged, and the placements counted.
@@ -325,11 +328,16 @@ def _diagonal_share(view: View, mines: tuple[int, ...], safe: tuple[int, ...], l
     for cell in safe:
         trial[cell] = ABSENT
     size = len(trial)
-    status, log_trial = engine.weights(trial, view.shown, view.offsets, view.total, np.empty(size), np.empty(size))
+    return engine.weights(trial, view.shown, view.offsets, view.total, np.empty(size), np.empty(size))
+
+
+def _diagonal_share(view: View, mines: tuple[int, ...], safe: tuple[int, ...], log_count: float) -> float:
+    """The chance that `mines` are mines and `safe` are safe (0.0 when no placement has it)."""
+    status, log_trial = _with_known(view, mines, safe)
     return math.exp(log_trial - log_count) if status == engine.OK else 0.0
 
 
-def _forced_box(view: View, state: np.ndarray, safety: np.ndarray, log_count: float) -> tuple[int, ...] | None:
+def _forced_box(view: View, state: np.ndarray, safety: np.ndarray) -> tuple[int, ...] | None:
     """A 2x2 block of covered cells that no click can ever tell apart: a four-cell 50/50 (:func:`_boxes`).
 
     Exact: every placement has the mines of the block on one diagonal when none has both a and b
@@ -341,7 +349,7 @@ def _forced_box(view: View, state: np.ndarray, safety: np.ndarray, log_count: fl
         # (mines, safe cells) that no placement may have: then a or b is a mine in each, a with d
         # alone, b with c alone
         broken = [((), (a, b)), ((a,), (d,)), ((a, b), ()), ((a, c), ()), ((b,), (c,)), ((b, d), ())]
-        if all(_diagonal_share(view, mines, safe, log_count) == 0.0 for mines, safe in broken):
+        if all(_with_known(view, mines, safe)[0] == engine.NO_SOLUTION for mines, safe in broken):
             return a, b, c, d
     return None
 
@@ -531,10 +539,10 @@ def _endgame_limit(view: View, state: np.ndarray) -> int:
     covered = int((state == COVERED).sum())
     if not ENDGAME_DENSITY or view.total < 0 or covered == 0:  # without the total there is no density
         return ENDGAME_SOLUTIONS
-    density = (covered - (view.total - int((state == FLAGGED).sum()))) / covered
-    if density <= 0.0:
+    safe_share = (covered - (view.total - int((state == FLAGGED).sum()))) / covered
+    if safe_share <= 0.0:
         return ENDGAME_CAP
-    return min(ENDGAME_CAP, max(ENDGAME_SOLUTIONS, int(ENDGAME_DENSITY / density**3)))
+    return min(ENDGAME_CAP, max(ENDGAME_SOLUTIONS, int(ENDGAME_DENSITY / safe_share**3)))
 
 
 def _endgame(view: View, safety: np.ndarray, rng: np.random.Generator, limit: int) -> Decision | None:
@@ -575,9 +583,16 @@ def _searched(
 
 
 def _lookahead(
-    view: View, state: np.ndarray, safety: np.ndarray, rng: np.random.Generator, influence: dict[int, float]
+    view: View,
+    state: np.ndarray,
+    safety: np.ndarray,
+    rng: np.random.Generator,
+    influence: dict[int, float],
+    cells: np.ndarray | None = None,
 ) -> Decision:
-    cells = _candidates(view, state, safety, rng, influence)
+    """The look-ahead's guess among `cells` (default: :func:`_candidates`)."""
+    if cells is None:
+        cells = _candidates(view, state, safety, rng, influence)
     if SPACE_THRESHOLD:  # candidates in small pockets wait while others exist
         large = _large_space(view, state, cells.tolist())
         if any(large) and not all(large):
@@ -714,11 +729,6 @@ def decide(view: View, rng: np.random.Generator, deadline: float | None = None) 
         guess = options[int(rng.integers(2))]
         # the candidates are listed best first: the one guessed, then its twin
         return Decision((), tuple(sure_mine.tolist()), guess, "forced", _guess_first(guess, options), log_count)
-    box = _forced_box(view, state, safety, log_count) if BOX_FIFTY_FIFTY else None
-    if box is not None:
-        options = [Candidate(c, float(safety[c])) for c in box]
-        guess = options[int(rng.integers(4))]
-        return Decision((), tuple(sure_mine.tolist()), guess, "box", _guess_first(guess, options), log_count)
     if deadline is None or time.perf_counter() < deadline:
         limit = _endgame_limit(view, state)
         if log_count <= math.log(limit + 0.5):
@@ -728,6 +738,11 @@ def decide(view: View, rng: np.random.Generator, deadline: float | None = None) 
         found = _isolated(view, safety, rng) if ISOLATED_SOLUTIONS else None
         if found is not None:
             return Decision((), tuple(sure_mine.tolist()), found.guess, found.reason, found.candidates, log_count)
+        box = _forced_box(view, state, safety) if BOX_FIFTY_FIFTY else None
+        if box is not None:  # guessed now; which of the four, the look-ahead says (module notes)
+            found = _lookahead(view, state, safety, rng, {}, np.array(box, dtype=np.int64))
+            reason = "box" if found.reason == "lookahead" else found.reason
+            return Decision((), tuple(sure_mine.tolist()), found.guess, reason, found.candidates, log_count)
         corner = _opening_corner(view, state) if OPENING_CORNER else None
         if corner is not None:
             guess = Candidate(corner, float(safety[corner]))
