@@ -128,8 +128,8 @@ LIVING_NEXT = False
 FIFTY_FIFTY_SCALE = 0.9
 #: A 2x2 block whose diagonals no click can tell apart (a four-cell 50/50) is guessed when the exact
 #: searches do not decide, the look-ahead choosing the cell: it must be guessed some time, and its
-#: number may tell something of the rest (in 2,000 classic expert games the exact searches always
-#: got there first).
+#: number may tell something of the rest (the exact searches nearly always get there first: on
+#: 20,000 paired classic expert games it changed 4, -0.01 +- 0.02 points).
 BOX_FIFTY_FIFTY = True
 #: A 2x2 block that may become a four-cell 50/50 (at most one cell beyond its corners still covered)
 #: counts in the 50/50 influence as a two-cell pair does, and its cells may be pseudo 50/50s (off: on
