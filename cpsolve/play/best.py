@@ -536,8 +536,10 @@ def _endgame_limit(view: View, state: np.ndarray) -> int:
     more where the covered cells are dense with mines (s placements with a share d of the covered
     cells safe qualify when s x d^3 <= ENDGAME_DENSITY, up to ENDGAME_CAP): a dense pocket is
     lost often by the look-ahead and its tree is shallow, as DavidNHill's solvers weigh it."""
-    covered = int((state == COVERED).sum())
-    if not ENDGAME_DENSITY or view.total < 0 or covered == 0:  # without the total there is no density
+    if not ENDGAME_DENSITY or view.total < 0:  # without the total there is no density
+        return ENDGAME_SOLUTIONS
+    covered = int((state == COVERED).sum())  # counted only with the switch on: decide runs every move
+    if covered == 0:
         return ENDGAME_SOLUTIONS
     safe_share = (covered - (view.total - int((state == FLAGGED).sum()))) / covered
     if safe_share <= 0.0:
