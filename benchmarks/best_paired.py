@@ -3,8 +3,8 @@
 Game k is the one ``cpsolve stats --random R C M --player best --first ROW,COL --start RULE --seed S``
 plays (:func:`cpsolve.generate.win_rates.play_game`: the board from ``default_rng([S, k])``, the
 player's ties from ``default_rng([S, k, 1])``), played once with variant A and once with variant B.
-A variant overrides constants of :mod:`cpsolve.play.best` (``"BLEND=0.3,TIE_BREAK=False"``; empty: the
-default player). Both variants see the same boards and the same tie streams, so most games end the
+A variant sets fields of :class:`cpsolve.play.best.BestSettings` (``"blend=0.3,endgame_solutions=0"``; empty:
+the default player). Both variants see the same boards and the same tie streams, so most games end the
 same way; the difference of the two rates is estimated with its 95% interval from the *discordant*
 games (won by one variant and lost by the other): with b games won by B only and a by A only among
 n, the difference is (b - a) / n and its standard error sqrt(b + a - (b - a)^2 / n) / n.
@@ -18,7 +18,7 @@ variant is played once per version of the code: a later run with more games play
 ones, and a second comparison against the same A replays nothing of A.
 
 Usage:
-    nice -n 10 python benchmarks/best_paired.py --games 20000 --b "BLEND=0.3" [--a ""] [--jobs 2]
+    nice -n 10 python benchmarks/best_paired.py --games 20000 --b "blend=0.3" [--a ""] [--jobs 2]
         [--rows 16 --cols 30 --mines 99 --first 1,1 --start safe --seed 0] [--from K] [--cache DIR]
         [--no-cache]
 """
@@ -42,20 +42,31 @@ BLOCK = 200
 
 
 def parse_variant(text: str) -> dict[str, object]:
-    """``"NAME=VALUE,NAME=VALUE"`` (values as Python literals) as a dict, checked against the module.
+    """``"NAME=VALUE,NAME=VALUE"`` (values as Python literals) as a dict, checked against the settings.
 
     Raises:
-        SystemExit: A name that is not an upper-case constant of :mod:`cpsolve.play.best`.
+        SystemExit: A name that is not a field of :class:`cpsolve.play.best.BestSettings`, or a value it refuses.
     """
-    from cpsolve.play import best
+    from dataclasses import fields
 
+    from cpsolve.errors import CpsolveError
+    from cpsolve.play.best import BestSettings
+
+    known = {field.name for field in fields(BestSettings)}
     out: dict[str, object] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")
         name = name.strip()
-        if not name.isupper() or not hasattr(best, name):
-            raise SystemExit(f"{name!r} is not a constant of cpsolve.play.best")
-        out[name] = ast.literal_eval(value.strip())
+        if name not in known:
+            raise SystemExit(f"{name!r} is not a setting of the best player; use one of {', '.join(sorted(known))}")
+        try:
+            out[name] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            raise SystemExit(f"{name}: {value.strip()!r} is not a Python literal") from None
+    try:
+        BestSettings(**out)  # type: ignore[arg-type]
+    except CpsolveError as error:
+        raise SystemExit(str(error)) from None
     return dict(sorted(out.items()))
 
 
@@ -70,26 +81,18 @@ def fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-_DEFAULTS: dict[str, object] = {}
-
-
 def play(task: tuple) -> tuple[str, list[tuple[int, int, float, int]]]:
     """One block of games with one variant: (label, [(index, won, seconds, guesses), ...])."""
     label, variant, settings_fields, indices = task
     from cpsolve.generate import GameSettings
     from cpsolve.generate.win_rates import play_game
-    from cpsolve.play import best
+    from cpsolve.play.best import BestSettings
 
-    if not _DEFAULTS:  # this worker's module as imported: each task starts from it
-        _DEFAULTS.update({k: v for k, v in vars(best).items() if k.isupper()})
-    for name, value in _DEFAULTS.items():
-        setattr(best, name, value)
-    for name, value in variant.items():
-        setattr(best, name, value)
+    strategy = BestSettings(**variant)
     settings = GameSettings(*settings_fields)
     out = []
     for k in indices:
-        record = play_game(settings, k)
+        record = play_game(settings, k, strategy)
         out.append((k, int(record.answer["won"]), record.seconds, int(record.answer["guesses"])))
     return label, out
 
@@ -137,7 +140,9 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--a", default="", help="variant A: NAME=VALUE,... over cpsolve.play.best (default: none)")
+    parser.add_argument(
+        "--a", default="", help="variant A: NAME=VALUE,... of cpsolve.play.best.BestSettings (default: none)"
+    )
     parser.add_argument("--b", default="", help="variant B, the same way")
     parser.add_argument("--games", type=int, default=20_000, help="games 0..N-1 (with --from: FROM..N-1)")
     parser.add_argument("--from", dest="start", type=int, default=0, help="the first game's index")

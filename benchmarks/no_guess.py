@@ -18,8 +18,8 @@ import time
 import numpy as np
 
 from cpsolve.generate import GameSettings, generate_boards
-from cpsolve.play import play_from
 from cpsolve.play.casual import Board
+from cpsolve.play.game import play_from
 
 ROWS, COLS, MINES = 16, 30, 99
 

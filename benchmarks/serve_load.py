@@ -36,8 +36,8 @@ from pathlib import Path
 def expert_positions(count: int, seed: int) -> list[str]:
     """Expert positions in the puzzle format: deal k (seed + k) played 5 + 3k mod 40 steps by the hints, unfinished."""
     from cpsolve.formats.puzzle import draw_position
-    from cpsolve.game import assist
-    from cpsolve.game.session import Dealer, Session
+    from cpsolve.play import assist
+    from cpsolve.play.session import Dealer, Session
 
     positions = []
     number = 0
@@ -179,7 +179,7 @@ async def load(url: str, positions: list[str], clients: int, seconds: float, thi
 
 def library_peer(positions: list[str], rounds: int = 3) -> float:
     """The median milliseconds of one hint answered by the library in this process (read + advise + JSON)."""
-    from cpsolve import answers
+    from cpsolve.answers import hints
     from cpsolve.formats.lines import TextSource
     from cpsolve.formats.puzzle import read_puzzle
 
@@ -187,7 +187,7 @@ def library_peer(positions: list[str], rounds: int = 3) -> float:
     for _ in range(rounds):
         for text in positions:
             began = time.perf_counter()
-            answers.hint(read_puzzle(TextSource("position", text)), time_limit=10).json()
+            hints.hint(read_puzzle(TextSource("position", text)), time_limit=10).json()
             times.append(time.perf_counter() - began)
     return statistics.median(times) * 1000
 

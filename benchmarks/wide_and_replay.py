@@ -71,12 +71,12 @@ def main() -> None:
                 f"with --time-limit 1: {limited:.2f} s, exit {limited_code} ({limited_status})",
                 flush=True,
             )
-    from cpsolve import answers
+    from cpsolve.answers import games
 
     moves = [("reveal", (50, 50)), ("undo", None)] * (args.moves // 2)
-    answers.game(100, 100, 1500, seed=1, moves=moves[:2], judge="none")  # the deal, dealt once and kept
+    games.game(100, 100, 1500, seed=1, moves=moves[:2], judge="none")  # the deal, dealt once and kept
     started = time.perf_counter()
-    answer = answers.game(100, 100, 1500, seed=1, moves=moves, judge="none", time_limit=60)
+    answer = games.game(100, 100, 1500, seed=1, moves=moves, judge="none", time_limit=60)
     seconds = time.perf_counter() - started
     print(f"replay of {len(moves)} moves on 100x100: {seconds:.3f} s ({answer.session.undos} undos)")
 

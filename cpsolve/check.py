@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from cpsolve.formats import IMPOSSIBLE, UNKNOWN, LayoutCase, OutputCase, read_layout_cases, read_layout_output
+from cpsolve.formats.codejam import IMPOSSIBLE, UNKNOWN, LayoutCase, OutputCase, read_layout_cases, read_layout_output
 from cpsolve.symbols import CLICK, MINE, SAFE
 
 __all__ = ["Rejection", "CheckReport", "judge_case", "check_files"]

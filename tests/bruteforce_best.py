@@ -74,7 +74,7 @@ def optimal_win(position) -> Fraction:
     return value(tuple(range(len(found)))) if found else Fraction(0)
 
 
-def player_win(position, seed: int = 0) -> Fraction:
+def player_win(position, seed: int = 0, settings=None) -> Fraction:
     """The best player's chance of winning from the position: one game per placement, each equally likely.
 
     Every game starts its generator from the same seed, so the player's choices depend on what
@@ -82,61 +82,13 @@ def player_win(position, seed: int = 0) -> Fraction:
     """
     import numpy as np
 
+    from cpsolve.play.best import DEFAULT
     from cpsolve.play.best_games import play_from_position
 
     found = placements(position)
     wins = 0
     for mines in found:
-        game = play_from_position(position, mines | set(position.known_mines), np.random.default_rng(seed))
+        ties = np.random.default_rng(seed)
+        game = play_from_position(position, mines | set(position.known_mines), ties, settings=settings or DEFAULT)
         wins += game.won
     return Fraction(wins, len(found))
-
-
-def _after(position, found: list, cell, number: int) -> tuple:
-    """The position after `cell` shows `number`, and the placements that show it."""
-    from cpsolve.deduce import Position
-
-    known = frozenset(position.known_mines)
-    kept = [s for s in found if cell not in s and shows(cell, s, known) == number]
-    clues = {**position.clues, cell: number}
-    after = Position(position.rows, position.cols, clues, known, position.unknown - {cell}, position.total)
-    return after, kept
-
-
-def _leaf(position, found: list, blend: float) -> tuple[Fraction, bool]:
-    """The look-ahead's leaf value of a position and whether it has a certain move (or is won)."""
-    safeties = sorted((Fraction(sum(c not in s for s in found), len(found)) for c in position.unknown), reverse=True)
-    if not safeties or safeties[0] == 0:  # every covered cell a mine: won
-        return Fraction(1), True
-    second = safeties[1] if len(safeties) > 1 else Fraction(0)
-    return (1 - blend) * safeties[0] + blend * second, safeties[0] == 1
-
-
-def _numbers(position, found: list, cell):
-    known = frozenset(position.known_mines)
-    return sorted({shows(cell, s, known) for s in found if cell not in s})
-
-
-def lookahead_score(position, found: list, cell, blend: Fraction) -> Fraction:
-    """The look-ahead's score of guessing `cell`: over its numbers, the chance of each times the
-    leaf value of the position that follows."""
-    score = Fraction(0)
-    for number in _numbers(position, found, cell):
-        after, kept = _after(position, found, cell, number)
-        score += Fraction(len(kept), len(found)) * _leaf(after, kept, blend)[0]
-    return score
-
-
-def deep_score(position, cell, blend: Fraction) -> Fraction:
-    """The depth-3 score of guessing `cell`, over every covered cell as the next guess: over its
-    numbers, the chance of each times the leaf value of the position that follows when it has a
-    certain move, else the best :func:`lookahead_score` of its covered cells."""
-    found = placements(position)
-    score = Fraction(0)
-    for number in _numbers(position, found, cell):
-        after, kept = _after(position, found, cell, number)
-        leaf, certain = _leaf(after, kept, blend)
-        if not certain:
-            leaf = max(lookahead_score(after, kept, other, blend) for other in after.unknown)
-        score += Fraction(len(kept), len(found)) * leaf
-    return score

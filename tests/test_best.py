@@ -3,6 +3,7 @@ the same games on the lead's Game, advice and conflicts against enumeration."""
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 
@@ -14,6 +15,8 @@ from bruteforce_puzzle import neighbours, random_puzzle
 from cpsolve.deduce import Position, engine
 from cpsolve.generate import GameSettings, draw_board
 from cpsolve.play import best, best_games
+from cpsolve.play.best.fifty_fifty import forced_box, with_known
+from cpsolve.play.best.lookahead import pick
 from cpsolve.play.casual import Board
 
 
@@ -50,10 +53,11 @@ def test_the_optimal_values_of_the_tiny_positions_are_the_ones_worked_out_by_han
 
 
 @pytest.mark.parametrize("name", sorted(TINY))
-def test_without_the_endgame_search_the_look_ahead_stays_near_the_optimum(name, monkeypatch):
-    monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)
+def test_without_the_endgame_search_the_look_ahead_stays_near_the_optimum(name):
     position = TINY[name]
-    assert player_win(position) >= optimal_win(position) - Fraction(1, 8)
+    assert player_win(position, settings=best.BestSettings(endgame_solutions=0)) >= optimal_win(position) - Fraction(
+        1, 8
+    )
 
 
 def random_tiny_positions(count: int, seed: int) -> list[Position]:
@@ -235,49 +239,6 @@ def test_a_forced_50_50_is_guessed_at_once():
     assert advice.guess.cell in {(0, 0), (1, 0)} and advice.guess.safety == Fraction(1, 2)
 
 
-# (rows, cols, the corner that showed 1, the far end of the shorter edge through it)
-OPENING_CORNERS = [
-    # 4 x 7: the shorter edges are the columns
-    (4, 7, (0, 0), (3, 0)),
-    (4, 7, (0, 6), (3, 6)),
-    (4, 7, (3, 0), (0, 0)),
-    (4, 7, (3, 6), (0, 6)),
-    # 7 x 4: the shorter edges are the rows
-    (7, 4, (0, 0), (0, 3)),
-    (7, 4, (0, 3), (0, 0)),
-    (7, 4, (6, 0), (6, 3)),
-    (7, 4, (6, 3), (6, 0)),
-]
-
-
-@pytest.mark.parametrize("rows, cols, corner, expected", OPENING_CORNERS)
-def test_the_opening_corner_is_the_far_end_of_the_shorter_edge(monkeypatch, rows, cols, corner, expected):
-    monkeypatch.setattr(best, "OPENING_CORNER", True)
-    position = Position(rows, cols, {corner: 1}, frozenset(), full(rows, cols) - {corner}, total=5)
-    advice = best.advise(position, np.random.default_rng(0))
-    assert advice.reason == "opening" and advice.guess.cell == expected
-    # the guess is labelled with its exact safety, as every guess is: 5 mines, 1 of them next to the corner
-    assert advice.guess.safety == 1 - Fraction(4, rows * cols - 4)
-
-
-@pytest.mark.parametrize(
-    "case",
-    ["shows 2", "square", "a hole", "two cells open", "switched off"],
-)
-def test_the_opening_corner_keeps_to_its_one_position(monkeypatch, case):
-    monkeypatch.setattr(best, "OPENING_CORNER", case != "switched off")
-    rows, cols = (5, 5) if case == "square" else (4, 7)
-    cells = full(rows, cols)
-    clues = {(0, 0): 2 if case == "shows 2" else 1}
-    if case == "two cells open":
-        clues[(3, 6)] = 1
-    if case == "a hole":
-        cells -= {(2, 3)}
-    unknown = cells - set(clues)
-    advice = best.advise(Position(rows, cols, clues, frozenset(), unknown, total=5), np.random.default_rng(0))
-    assert advice.status == "ok" and advice.guess is not None and advice.reason != "opening"
-
-
 def test_conflicts_are_minimal():
     """On contradictory positions: the set's clues (with the total when named) have no placement,
     and dropping any one of them leaves one."""
@@ -315,14 +276,15 @@ def test_advice_on_a_contradiction_names_the_conflict():
     assert advice.conflict.total and len(advice.conflict.clues) == 1
 
 
-def honest_games(seed: int) -> int:
+def honest_games(seed: int, strategy: best.BestSettings = best.DEFAULT) -> int:
     """Eight small classic games (boards and ties from `seed`), each replayed and checked move by move
     (:func:`replay_and_check`); the guesses they made."""
     settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
     guesses = 0
     for k in range(8):
         mines = draw_board(settings, np.random.default_rng([seed, k]))
-        game = best_games.play_best(mines, (0, 0), np.random.default_rng([seed, k, 1]), record_moves=True)
+        ties = np.random.default_rng([seed, k, 1])
+        game = best_games.play_best(mines, (0, 0), ties, record_moves=True, settings=strategy)
         replay_and_check(mines, game)
         guesses += game.guesses
     return guesses
@@ -350,7 +312,7 @@ def test_an_isolated_region_of_a_game_is_searched_alone_and_exactly():
     path = Path(__file__).resolve().parent.parent / "examples" / "best" / "isolated_region.txt"
     position = read_puzzle(str(path)).position
     advice = best.advise(position)
-    assert advice.reason == "isolated" and advice.solutions > best.ENDGAME_SOLUTIONS
+    assert advice.reason == "isolated" and advice.solutions > best.DEFAULT.endgame_solutions
     view = View.from_position(position)
     pocket = next(
         {view.grid.cell(i) for i in region}
@@ -378,92 +340,28 @@ def test_exact_ties_go_to_progress_then_expected_clears_before_the_generator():
     rng = np.random.default_rng(5)
     before = rng.bit_generator.state
     scores, progress, clears = [0.5, 0.7, 0.7, 0.7], [0.9, 0.2, 0.4, 0.4], [9.0, 1.0, 2.0, 3.0]
-    assert best._pick(rng, [10, 11, 12, 13], scores, progress, clears) == 3
-    assert best._pick(rng, [10, 11, 12], scores[:3], progress[:3], clears[:3]) == 2
+    assert pick(rng, scores, progress, clears) == 3
+    assert pick(rng, scores[:3], progress[:3], clears[:3]) == 2
     assert rng.bit_generator.state == before  # decided without the generator
-    tied = {best._pick(np.random.default_rng(s), [1, 2], [0.7, 0.7], [0.4, 0.4], [2.0, 2.0]) for s in range(20)}
+    tied = {pick(np.random.default_rng(s), [0.7, 0.7], [0.4, 0.4], [2.0, 2.0]) for s in range(20)}
     assert tied == {0, 1}  # still tied: the generator draws
 
 
-def test_with_the_depth_3_search_on_the_hint_names_it_and_games_stay_honest(monkeypatch):
-    """The depth-3 search is off by default (it did not pay); turned on, the guess is the best deep score,
-    the reason says so, and every move stays certain or an exactly weighed guess."""
-    from pathlib import Path
-
-    from cpsolve.formats.puzzle import read_puzzle
-
-    monkeypatch.setattr(best, "DEEP_CANDIDATES", 6)
-    path = Path(__file__).resolve().parent.parent / "examples" / "best" / "expert_midgame.txt"
-    advice = best.advise(read_puzzle(str(path)).position)
-    assert advice.reason == "deep" and advice.guess.deep is not None
-    assert all(c.deep is None or c.deep <= advice.guess.deep + 1e-12 for c in advice.candidates)
-    monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)  # the exact searches off: the guesses are the look-ahead's
-    monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
-    reasons = []
-    decide = best.decide
-
-    def noted(view, rng, deadline=None):
-        decision = decide(view, rng, deadline)
-        reasons.append(decision.reason)
-        return decision
-
-    monkeypatch.setattr(best_games, "decide", noted)
-    settings = GameSettings(4, 5, 4, first=(0, 0), start="safe")
-    for k in range(6):
-        mines = draw_board(settings, np.random.default_rng([41, k]))
-        game = best_games.play_best(mines, (0, 0), np.random.default_rng([41, k, 1]), record_moves=True)
-        replay_and_check(mines, game)
-    assert reasons.count("deep") >= 5
+@pytest.mark.parametrize("changed", [{}, {"floating_ratio": 0.95}, {"blend": 0.0}, {"fifty_fifty_scale": 0.0}])
+def test_with_other_settings_every_move_stays_certain_or_an_exactly_weighed_guess(changed):
+    """Other settings still play honest games: certain moves certain, every guess with its exact
+    chance (the exact searches off, so the look-ahead makes the guesses)."""
+    settings = best.BestSettings(endgame_solutions=0, isolated_solutions=0, **changed)
+    assert honest_games(43, settings) > 3
 
 
-def test_the_space_of_a_cell_joins_neighbours_and_cells_that_share_a_shown_number():
-    """A pocket of three covered cells walled in by flags and shown cells is small; the open part of
-    the board, reached across a shown number, is large."""
-    from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
-    from cpsolve.deduce.view import View
+def test_settings_out_of_range_are_refused_naming_the_setting():
+    from cpsolve.errors import ParameterError
 
-    rows, cols = 4, 8
-    grid_state = np.full((rows, cols), COVERED, dtype=np.uint8)
-    grid_state[:, 3] = FLAGGED  # a wall of flags: the three columns on the left meet the rest nowhere
-    grid_state[0, 0:3] = CLEARED
-    grid_state[1:, 0:2] = CLEARED  # left: a pocket of three covered cells, (1,2), (2,2), (3,2)
-    grid_state[0, 4] = CLEARED  # right: one shown cell, covered all round it
-    position = Position(
-        rows,
-        cols,
-        {(r, c): 0 for r in range(rows) for c in range(cols) if grid_state[r, c] == CLEARED},
-        frozenset((r, c) for r in range(rows) for c in range(cols) if grid_state[r, c] == FLAGGED),
-        frozenset((r, c) for r in range(rows) for c in range(cols) if grid_state[r, c] == COVERED),
-    )
-    view = View.from_position(position)
-    state = np.frombuffer(bytes(view.state), dtype=np.uint8)
-    cells = [view.grid.index(1, 2), view.grid.index(3, 2), view.grid.index(1, 5), view.grid.index(3, 7)]
-    for threshold, expected in ((3, [True, True, True, True]), (4, [False, False, True, True])):
-        best.SPACE_THRESHOLD, before = threshold, best.SPACE_THRESHOLD
-        try:
-            assert best._large_space(view, state, cells) == expected
-        finally:
-            best.SPACE_THRESHOLD = before
-
-
-@pytest.mark.parametrize(
-    "switch,value",
-    [
-        ("LIVING_NEXT", True),
-        ("PROGRESS_WEIGHT", 0.001),
-        ("SPACE_THRESHOLD", 8),
-        ("FLOATING_RATIO", 0.95),
-        ("BOX_INFLUENCE", True),
-        ("BOX_FIFTY_FIFTY", False),
-    ],
-)
-def test_with_a_measured_switch_on_every_move_stays_certain_or_an_exactly_weighed_guess(switch, value, monkeypatch):
-    """The switches measured and left off still play honest games: certain moves certain, every
-    guess with its exact chance (the exact searches off, so the look-ahead makes the guesses)."""
-    monkeypatch.setattr(best, switch, value)
-    monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)
-    monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
-    assert honest_games(43) > 3
+    with pytest.raises(ParameterError, match="blend must be from 0 to 1"):
+        best.BestSettings(blend=1.5)
+    with pytest.raises(ParameterError, match="endgame_solutions must be 0 or more"):
+        best.BestSettings(endgame_solutions=-1)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -509,8 +407,8 @@ def test_which_cell_of_a_four_cell_50_50_is_guessed_matters_and_the_exact_search
 
 
 def test_the_share_of_placements_with_cells_known_mines_and_safe_is_the_enumerated_one():
-    """``_diagonal_share`` flags the mines and makes the safe cells absent: the share it counts is
-    the share of placements (with the total) that have those mines and those safe cells."""
+    """``with_known`` flags the mines and makes the safe cells absent: the share it counts is the share
+    of placements (with the total) that have those mines and those safe cells."""
     from cpsolve.deduce.view import View
 
     rng = random.Random(5)
@@ -529,30 +427,12 @@ def test_the_share_of_placements_with_cells_known_mines_and_safe_is_the_enumerat
             mines, clear = chosen[:split], chosen[split:]
             expected = Fraction(sum(set(mines) <= p and not set(clear) & p for p in found), len(found))
             index = view.grid.index
-            share = best._diagonal_share(
-                view, tuple(index(*c) for c in mines), tuple(index(*c) for c in clear), log_count
-            )
+            status, log_trial = with_known(view, tuple(index(*c) for c in mines), tuple(index(*c) for c in clear))
+            share = math.exp(log_trial - log_count) if status == engine.OK else 0.0
             assert share == pytest.approx(float(expected), abs=1e-12)
             assert (share == 0.0) == (expected == 0)
             checked += 1
     assert checked > 100
-
-
-def test_the_endgame_takes_on_more_placements_where_mines_are_dense(monkeypatch):
-    from cpsolve.deduce.view import View
-
-    # 11 covered cells, 2 of them mines: 9 safe, d = 9/11
-    position = Position(1, 12, {(0, 0): 0}, frozenset(), frozenset((0, c) for c in range(1, 11)) | {(0, 11)}, 2)
-    view = View.from_position(position)
-    state = np.frombuffer(bytes(view.state), dtype=np.uint8)
-    assert best._endgame_limit(view, state) == best.ENDGAME_SOLUTIONS
-    monkeypatch.setattr(best, "ENDGAME_DENSITY", 1000)
-    assert best._endgame_limit(view, state) == int(1000 / (9 / 11) ** 3)
-    monkeypatch.setattr(best, "ENDGAME_CAP", 1200)
-    assert best._endgame_limit(view, state) == 1200
-    monkeypatch.setattr(best, "ENDGAME_SOLUTIONS", 0)
-    monkeypatch.setattr(best, "ISOLATED_SOLUTIONS", 0)
-    assert honest_games(47) > 3
 
 
 def random_block_positions(count: int, seed: int) -> list[Position]:
@@ -620,7 +500,7 @@ def test_the_four_cell_50_50_test_finds_exactly_the_blocks_enumeration_finds():
         _, log_count = engine.weights(view.state, view.shown, view.offsets, view.total, mine, safe)
         state = np.frombuffer(bytes(view.state), dtype=np.uint8)
         safety = np.where(state == 0, safe, -1.0)
-        block = best._forced_box(view, state, safety)
+        block = forced_box(view, state, safety)
         if expected:
             assert block is not None and tuple(view.grid.cell(i) for i in block) in expected, position
             a, b, d_, e = tuple(view.grid.cell(i) for i in block)

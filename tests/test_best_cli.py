@@ -100,9 +100,12 @@ def test_play_best_on_a_mine_is_bad_input(runner, tmp_path):
     assert result.exit_code == 1 and "is a mine" in result.stderr
 
 
-def test_generate_refuses_the_guessing_player(runner):
+def test_generate_refuses_the_guessing_player_and_does_not_offer_it(runner):
     result = runner.invoke(app, ["generate", "9", "9", "10", "--player", "best"])
-    assert result.exit_code == 2 and "guesses" in result.stderr
+    assert result.exit_code == 2 and "'best' is not one of 'casual', 'subset', 'perfect'" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    listed = runner.invoke(app, ["generate", "--help"], env={"COLUMNS": "200"})
+    assert "casual|subset|perfect" in listed.output and "best" not in listed.output
 
 
 def test_hint_text_marks_the_guess_and_fits_a_terminal(runner):

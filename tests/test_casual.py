@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cpsolve.cli import app
 from cpsolve.grid import PaddedGrid, king_graph
-from cpsolve.play.casual import Board, draw_state, final_state, solve_casual
+from cpsolve.play.casual import STATE_LEGEND, Board, draw_state, final_state, solve_casual
 
 
 def answer(rows):
@@ -26,7 +26,7 @@ def test_sample_answers(runner, examples):
 
 def test_official_sample_against_the_brute_force(examples):
     """The contest's own sample, read by the format reader, answered by the plain oracle as well."""
-    from cpsolve.formats import read_casual_boards
+    from cpsolve.formats.casual import read_casual_boards
 
     boards = [list(item.rows) for item in read_casual_boards(str(examples / "casual" / "sample.in"))]
     assert [casual_oracle(rows) for rows in boards] == [answer(rows) for rows in boards] == [0, 5, 1, 0]
@@ -118,6 +118,8 @@ def test_explain_draws_the_final_state(runner, tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Board 1: 3 safe cells left covered; first click at row 1, col 3")
     assert lines[1:4] == ["*10", "-21", "--*"]
+    # the drawing's characters are named once, after the boards
+    assert lines[-1] == "legend: " + STATE_LEGEND and all(f"{mark}: " in lines[-1] for mark in "F-*#")
 
 
 def test_json_counts(runner, examples):

@@ -44,7 +44,7 @@ def test_a_command_imports_only_what_it_needs():
         "dask",
         "networkx",
         "cpsolve.cli.game",
-        "cpsolve.game.session",
+        "cpsolve.play.session",
         "textual",
     ):
         assert heavy not in loaded, heavy
@@ -59,7 +59,7 @@ def test_an_error_caused_by_ctrl_c_is_an_interruption(runner, monkeypatch):
         except KeyboardInterrupt as error:
             raise ImportError("initialization failed") from error
 
-    monkeypatch.setattr("cpsolve.layout.solve", interrupted_import)
+    monkeypatch.setattr("cpsolve.answers.layouts.solve", interrupted_import)
     result = runner.invoke(app, ["layout", "3", "3", "1"])
     assert result.exit_code == 130 and result.stderr == "cpsolve: interrupted\n"
 

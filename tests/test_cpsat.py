@@ -7,7 +7,7 @@ import pytest
 from bruteforce import rectangle_wins, winning_clicks
 
 from cpsolve.cli import app
-from cpsolve.formats import read_template
+from cpsolve.formats.template import read_template
 from cpsolve.layout import (
     NO_PHASES,
     PHASES,

@@ -217,7 +217,7 @@ def test_unknown_minizinc_solver_is_one_line(runner):
 
 def test_math_isfinite_guard_is_used_for_every_limit():
     """The shared checker refuses what CP-SAT would call MODEL_INVALID."""
-    from cpsolve.cli.options import check_time_limit
+    from cpsolve.answers.checks import check_time_limit
     from cpsolve.errors import EXIT_USAGE, ParameterError
 
     for bad in (math.nan, math.inf, 0.0, -3.0, 1e7):

@@ -21,10 +21,10 @@ pytest.importorskip("textual")
 from rich.console import Console  # noqa: E402
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED  # noqa: E402
-from cpsolve.game import assist  # noqa: E402
 from cpsolve.game.app import EndScreen, GameApp, describe_safety  # noqa: E402
-from cpsolve.game.board import CHANCE_SCALE, Board, Field, chance_glyph, chance_legend, percent  # noqa: E402
-from cpsolve.game.session import Dealer  # noqa: E402
+from cpsolve.game.minefield import CHANCE_SCALE, Field, Minefield, chance_glyph, chance_legend, percent  # noqa: E402
+from cpsolve.play import assist  # noqa: E402
+from cpsolve.play.session import Dealer  # noqa: E402
 
 # the terminal game driven key by key: left out of the quick run, `pytest -m "not slow"`
 pytestmark = pytest.mark.slow
@@ -98,13 +98,13 @@ def line(app: GameApp, name: str) -> str:
 
 def board_rows(app: GameApp) -> list[str]:
     """The board's lines below its column numbers, without the row numbers on their left."""
-    board = app.query_one(Board)
+    board = app.query_one(Minefield)
     return [row[board.label_width :] for row in board.render().plain.split("\n")[1:]]
 
 
 def cell_texts(app: GameApp) -> dict:
     """What the board shows in each cell, stripped (the cursor's brackets removed)."""
-    width = app.query_one(Board).cell_width
+    width = app.query_one(Minefield).cell_width
     return {
         (r, c): row[c * width : (c + 1) * width].strip(" []▸")
         for r, row in enumerate(board_rows(app))
@@ -114,7 +114,7 @@ def cell_texts(app: GameApp) -> dict:
 
 def offset_of(app: GameApp, cell) -> tuple[int, int]:
     """Where a click on `cell` lands on the board widget (its mark's column)."""
-    region = app.query_one(Board).region_of(cell)
+    region = app.query_one(Minefield).region_of(cell)
     return region.x + 1, region.y
 
 
@@ -124,7 +124,7 @@ async def win_by_keys(app: GameApp, pilot) -> None:
     if not session.moves:
         await press(app, pilot, "space")  # the cursor starts on the first click
     while not session.over:
-        chances = assist.chances(session.view())
+        chances = assist.chances(session.view(), session.promised_left())
         safe = min(cell for cell, chance in chances.cells.items() if chance == 0 and session.state(cell) == COVERED)
         await go_to(app, pilot, safe)
         await press(app, pilot, "space")
@@ -193,7 +193,7 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
         for key_chord, number in zip((True, False), numbers[::3], strict=False):
             for neighbour in around(number):
                 if mines[neighbour] and session.state(neighbour) == COVERED:
-                    await pilot.click(Board, offset=offset_of(app, neighbour), button=3)
+                    await pilot.click(Minefield, offset=offset_of(app, neighbour), button=3)
                     await settle(app, pilot)
                     assert session.state(neighbour) == FLAGGED
             if session.state(number) != CLEARED or session.over:
@@ -203,14 +203,14 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
                 await go_to(app, pilot, number)
                 await press(app, pilot, "d")
             else:
-                await pilot.click(Board, offset=offset_of(app, number))
+                await pilot.click(Minefield, offset=offset_of(app, number))
                 await settle(app, pilot)
             assert covered and all(session.state(n) == CLEARED for n in covered)
             move = session.moves[-1]
             assert move.kind == "chord" and move.safety == assist.safety(move.before.position(), covered)
             assert line(app, "verdict") == describe_safety(move)
         flagged = min(cells_of(session, FLAGGED))
-        await pilot.click(Board, offset=offset_of(app, flagged), button=3)
+        await pilot.click(Minefield, offset=offset_of(app, flagged), button=3)
         await settle(app, pilot)
         assert session.state(flagged) == COVERED
         wrong = min(
@@ -221,7 +221,7 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
         number = min(n for n in around(wrong) if session.state(n) == CLEARED and session.number(n))
         for neighbour in around(number):
             if session.state(neighbour) == FLAGGED:
-                await pilot.click(Board, offset=offset_of(app, neighbour), button=3)
+                await pilot.click(Minefield, offset=offset_of(app, neighbour), button=3)
         await go_to(app, pilot, wrong)
         await press(app, pilot, "f")  # a wrong flag, and the number's flags made to match: the chord loses
         for neighbour in sorted(around(number)):
@@ -258,9 +258,9 @@ def test_the_chances_shown_are_the_librarys_for_the_same_view():
         await press(app, pilot, "space")
         await press(app, pilot, "f")  # a flag on a cleared cell does nothing; the view stays the library's
         await press(app, pilot, "p")
-        expected = assist.chances(session.view())
+        expected = assist.chances(session.view(), session.promised_left())
         shown = cell_texts(app)
-        assert app.query_one(Board).cell_width == 3
+        assert app.query_one(Minefield).cell_width == 3
         for cell, chance in expected.cells.items():
             want = "S" if chance == 0 else "M" if chance == 1 else str(min(99, max(1, round(float(chance) * 100))))
             assert shown[cell] == want, cell
@@ -278,7 +278,7 @@ def test_the_chances_shown_are_the_librarys_for_the_same_view():
         await go_to(app, pilot, min(cell for cell, chance in expected.cells.items() if chance == 0))
         assert line(app, "status").endswith("certainly safe")
         await press(app, pilot, "space")  # the chances follow the move
-        assert app.shown_chances() is not None and app.shown_chances().cells == assist.chances(session.view()).cells
+        assert app.shown_chances() is not None and app.shown_chances().cells == assist.chances(session.view(), session.promised_left()).cells
         await press(app, pilot, "p")
         assert app.shown_chances() is None and set(cell_texts(app).values()) <= set("12345678F·") | {""}
         assert line(app, "info") == "mine chances hidden" and not app.query_one("#legend").display
@@ -290,9 +290,9 @@ def test_a_slow_solver_step_leaves_the_screen_responsive_and_keeps_its_time_limi
     release = threading.Event()
     real = assist.chances
 
-    def slow(view, deadline=None):
+    def slow(view, promised=(), deadline=None):
         release.wait(10)
-        return real(view, deadline)
+        return real(view, promised, deadline)
 
     async def scenario(app, pilot, clock):
         monkeypatch.setattr(assist, "chances", slow)
@@ -326,7 +326,7 @@ def test_a_slow_solver_step_leaves_the_screen_responsive_and_keeps_its_time_limi
 
 def test_expert_compacts_to_fit_80_columns_and_scrolls_when_smaller():
     async def scenario(app, pilot, clock):
-        board, field = app.query_one(Board), app.query_one(Field)
+        board, field = app.query_one(Minefield), app.query_one(Field)
         assert board.cell_width == 2 and board.size.width == 3 + 60 and field.scroll_x == 0
         check_snapshot(app, "expert_start")
         await pilot.resize_terminal(120, 30)
@@ -360,7 +360,7 @@ def test_restart_and_a_new_board():
 
 
 def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
-    from cpsolve.play.best import REASONS, advise
+    from cpsolve.play.best import advise
 
     async def scenario(app, pilot, clock):
         session = app.session
@@ -385,7 +385,7 @@ def test_hint_and_auto_step_are_the_best_players_move_for_the_same_view():
         assert shown[guess] == "?" and app.cursor == guess and advice.mines
         assert line(app, "info") == (
             f"hint: guess row {guess[0] + 1}, col {guess[1] + 1} (?), safe with chance "
-            f"{percent(advice.guess.safety)}: {REASONS[advice.reason]}"
+            f"{percent(advice.guess.safety)}: {advice.reason.words}"
         )
         check_snapshot(app, "beginner_hint")
         await press(app, pilot, "a")  # certain mines first: flagged
@@ -423,7 +423,7 @@ def test_chances_then_auto_leaves_no_spinner_and_the_cursor_chance_comes_back():
         assert len(session.moves) > 2 and all(move.assisted for move in session.moves[1:])
         assert not spinning(app) and not any(label for label, _, _ in app._jobs.values())
         assert line(app, "info").startswith("auto: opened ")
-        chances = assist.chances(session.view())
+        chances = assist.chances(session.view(), session.promised_left())
         assert app.shown_chances().cells == chances.cells
         cell = min(cell for cell, chance in chances.cells.items() if 0 < chance < 1)
         await go_to(app, pilot, cell)
@@ -449,9 +449,9 @@ def test_a_job_cancelled_before_it_started_does_not_keep_the_spinner(monkeypatch
     release = threading.Event()
     real = assist.chances
 
-    def slow(view, deadline=None):
+    def slow(view, promised=(), deadline=None):
         release.wait(10)
-        return real(view, deadline)
+        return real(view, promised, deadline)
 
     async def scenario(app, pilot, clock):
         await press(app, pilot, "space")
@@ -484,10 +484,10 @@ def test_a_job_cancelled_before_it_started_does_not_keep_the_spinner(monkeypatch
 def test_every_layout_draws_the_chances_one_mark_a_cell_with_a_key(dealer, size, width):
     async def scenario(app, pilot, clock):
         session = app.session
-        board = app.query_one(Board)
+        board = app.query_one(Minefield)
         await press(app, pilot, "space", "p")
         assert board.cell_width == width and board.size.width <= size[0] - 2
-        chances = assist.chances(session.view())
+        chances = assist.chances(session.view(), session.promised_left())
         shown = cell_texts(app)
         for cell, chance in chances.cells.items():
             assert shown[cell] == chance_glyph(chance, width), cell
@@ -511,7 +511,7 @@ def test_every_layout_draws_the_chances_one_mark_a_cell_with_a_key(dealer, size,
 
 def test_the_board_has_row_and_column_numbers_and_a_click_lands_on_its_cell():
     async def scenario(app, pilot, clock):
-        board = app.query_one(Board)
+        board = app.query_one(Minefield)
         header, *rows = board.render().plain.split("\n")
         assert board.label_width == 3 and board.cell_width == 2
         for c in [0, 4, 9, 24, 29]:  # the first column and every fifth: their numbers end over their marks
@@ -521,7 +521,7 @@ def test_the_board_has_row_and_column_numbers_and_a_click_lands_on_its_cell():
         assert header.split() == ["1", "5", "10", "15", "20", "25", "30"]
         for r, text in enumerate(rows):
             assert text[: board.label_width] == f"{r + 1:>2} "
-        await pilot.click(Board, offset=offset_of(app, (11, 23)))
+        await pilot.click(Minefield, offset=offset_of(app, (11, 23)))
         await settle(app, pilot)
         assert app.cursor == (11, 23) and line(app, "status").endswith("row 12, col 24")
         header = board.render().plain.split("\n")[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from fractions import Fraction
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -12,10 +13,10 @@ from bruteforce_puzzle import solutions
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.errors import InputError, TimeLimitError, UsageError
-from cpsolve.game import assist
-from cpsolve.game.session import Deal, Dealer, Session
 from cpsolve.generate import GameSettings, generate_boards
-from cpsolve.play import Game
+from cpsolve.play import assist
+from cpsolve.play.game import Game
+from cpsolve.play.session import Deal, Dealer, Session
 
 
 def board_deal(rows: list[str], first=(0, 0), start="safe") -> Deal:
@@ -252,13 +253,77 @@ def test_chances_and_safety_agree_with_brute_force():
     assert checked > 20
 
 
+def brute_game_chances(session: Session) -> tuple[dict, int]:
+    """Each cell not cleared: its chance of a mine over every board that fits what the game showed (the
+    numbers cleared, the total, the start rule's promised cells safe), flags ignored: they are marks."""
+    rows, cols = session.rows, session.cols
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    shown = {cell: session.number(cell) for cell in cells if session.state(cell) == CLEARED}
+    unknown = sorted(cell for cell in cells if cell not in shown and cell not in session.promised)
+    found = [
+        set(mines)
+        for mines in combinations(unknown, int(session.deal.mines.sum()))
+        if all(sum(other in mines for other in around(cell, rows, cols)) == n for cell, n in shown.items())
+    ]
+    chances = {cell: Fraction(sum(cell in s for s in found), len(found)) for cell in unknown}
+    chances.update(dict.fromkeys(session.promised - set(shown), Fraction(0)))
+    return chances, len(found)
+
+
+@pytest.mark.parametrize("start", ["safe", "opening"])
+def test_the_hint_and_the_chances_agree_with_brute_force_whatever_the_flags(start):
+    """Games with flags right and wrong, on the start cell too: the chances are the brute force's, the
+    hint's certain cells are exactly the cells of chance 0 and 1, and a guess's safety is its chance's
+    complement (a flag is the person's mark, never a fact)."""
+    rng = random.Random(17 if start == "safe" else 18)
+    checked = flagged_promised = 0
+    for _ in range(120):
+        rows, cols = rng.randint(3, 4), rng.randint(4, 5)
+        # the opening's 3x3 is mine-free: at most 4 mines in the cells beyond it
+        room = rows * cols - (1 if start == "safe" else 9)
+        dealer = Dealer(rows, cols, rng.randint(1, min(4, room)), start=start, seed=rng.randrange(10**6))
+        session = Session(dealer.deal())
+        covered = sorted(cells_in(session, COVERED))
+        for cell in rng.sample(covered, rng.randint(1, 4)):
+            session.toggle_flag(cell)
+        if rng.random() < 0.5 and session.state(session.deal.first) == COVERED:
+            session.toggle_flag(session.deal.first)
+        for cell in rng.sample(sorted(cells_in(session, COVERED)), rng.randint(0, 2)):
+            if not session.deal.mines[cell]:
+                session.reveal(cell)
+        if session.over:
+            continue
+        expected, count = brute_game_chances(session)
+        chances = assist.chances(session.view(), session.promised_left())
+        assert chances.cells == expected and chances.count == count
+        hint = assist.hint(session.view(), session.promised_left())
+        assert set(hint.safe) == {cell for cell, p in expected.items() if p == 0}
+        assert set(hint.mines) == {cell for cell, p in expected.items() if p == 1}
+        if hint.guess is not None:
+            assert not hint.safe and hint.safety == 1 - expected[hint.guess]
+        flagged_promised += bool(session.promised & cells_in(session, FLAGGED))
+        checked += 1
+    assert checked > 60 and flagged_promised > 10
+
+
+def test_a_flag_on_the_start_cell_leaves_it_safe_in_the_hint_and_the_chances():
+    """The case a fuzz found (5x4, 2 mines, classic, seed 883; the only move flags the start cell):
+    the chances gave the cell 0 while the hint found nothing certain and advised a guess."""
+    session = Session(Dealer(5, 4, 2, start="safe", seed=883).deal())
+    session.toggle_flag(session.deal.first)
+    chances = assist.chances(session.view(), session.promised_left())
+    hint = assist.hint(session.view(), session.promised_left())
+    assert chances.cells[session.deal.first] == 0
+    assert hint.safe == (session.deal.first,) and hint.guess is None
+
+
 def test_judge_says_whether_a_move_was_a_guess():
     deal = board_deal(["*.", "..", ".."], first=(2, 0))  # the opening leaves (0,0) and (0,1) covered
     session = Session(deal)
     first = session.reveal((2, 0))
-    assert assist.judge(first) == 1  # the start rule promised it
+    assert assist.judge_move(first) == 1  # the start rule promised it
     guess = session.reveal((0, 1))  # one mine in two cells, both next to the same 1s
-    assert assist.judge(guess) == Fraction(1, 2) and session.summary().guesses == 1
+    assert assist.judge_move(guess) == Fraction(1, 2) and session.summary().guesses == 1
     assert session.won
 
 

@@ -19,10 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpsolve.cli import app
-from cpsolve.play import best_first_click, play_from
 from cpsolve.play import perfect as perfect_module
 from cpsolve.play.casual import Board
-from cpsolve.play.game import compiled_players_built
+from cpsolve.play.game import best_first_click, compiled_players_built, play_from
 
 
 @dataclass(frozen=True)

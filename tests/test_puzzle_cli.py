@@ -353,7 +353,7 @@ def test_time_limit_gives_unknown_and_exit_3_after_every_answer(runner, tmp_path
         finally:
             state["jumping"] = False
 
-    monkeypatch.setattr(cpsolve.deduce, "analyse", analyse)
+    monkeypatch.setattr(puzzles, "analyse", analyse)
     result = run(runner, first, second, "--format", "json", "--time-limit", 1, "--count")
     assert result.exit_code == 3
     a, b = (json.loads(line) for line in result.stdout.splitlines())
@@ -370,7 +370,7 @@ def test_time_limit_covers_the_reading(runner, tmp_path, monkeypatch):
     # every reading of the clock is an hour on: the reading alone outlasts the limit
     clock = iter(range(0, 10**9, 3600))
     monkeypatch.setattr(time_module, "perf_counter", lambda: float(next(clock)))
-    monkeypatch.setattr(cpsolve.deduce, "analyse", lambda *args, **kwargs: pytest.fail("analysed after the limit"))
+    monkeypatch.setattr(puzzles, "analyse", lambda *args, **kwargs: pytest.fail("analysed after the limit"))
     result = run(runner, path, "--time-limit", 1)
     assert result.exit_code == 3 and result.stdout.strip() == f"{path}: 3x3, 2 mines: unknown (time limit reached)"
 

@@ -385,8 +385,8 @@ def test_a_seeded_no_guess_game_is_won_by_playing_the_hints(client):
 
 def _flag_and_chord(seed):
     """A deal's first click, a certain mine after it, and a cleared 1 beside that mine with other covered neighbours."""
-    from cpsolve.game import assist
-    from cpsolve.game.session import Dealer, Session
+    from cpsolve.play import assist
+    from cpsolve.play.session import Dealer, Session
 
     session = Session(Dealer(9, 9, 10, seed=seed).deal())
     session.reveal(session.deal.first)
@@ -431,8 +431,8 @@ def test_the_3bv_is_shown_only_once_the_game_is_over_and_then_only_undo_changes_
     """The 3BV depends on where the mines are (on 3x3 with one mine: 1 for a corner mine, 3 for an
     edge one), so it stays null while the game is played. A move after the end changes nothing (the
     Play page sends the hint's safe cells at once, and a win may come before the last), undo does."""
-    from cpsolve.game.session import Dealer
     from cpsolve.generate import openings_and_3bv
+    from cpsolve.play.session import Dealer
 
     for seed in range(6):
         deal = {"rows": 3, "cols": 3, "mines": 1, "start": "safe", "seed": seed}
@@ -455,18 +455,18 @@ def test_the_3bv_is_shown_only_once_the_game_is_over_and_then_only_undo_changes_
 def test_a_list_cut_short_by_the_time_limit_keeps_what_was_found(monkeypatch):
     """generate's boards (and casual's answers) found before the time ran out are the answer, the
     reason in a header, as the command prints them before its exit 3; with none found it is a 504."""
-    from cpsolve import answers
+    from cpsolve.answers import generated
     from cpsolve.errors import TimeLimitError
     from cpsolve.web import work
 
-    real = answers.generate
+    real = generated.generate
 
     def one_then_out(*args, **kwargs):
         boards = real(*args, **kwargs)
         yield next(boards)
         raise TimeLimitError("board 2 not found in 1 s")
 
-    monkeypatch.setattr(answers, "generate", one_then_out)
+    monkeypatch.setattr(generated, "generate", one_then_out)
     fields = {"rows": 9, "cols": 9, "mines": 10, "player": "perfect", "no_total": False, "first": None}
     fields |= {"start": "opening", "count": 3, "seed": 0, "time_limit": 5.0}
     status, text, headers = work.answer("generate", fields)

@@ -159,8 +159,8 @@ def test_the_server_binds_loopback_and_says_where(server):
 
 
 def test_a_seeded_no_guess_beginner_game_is_won_by_clicking_where_the_hint_says(server, page, shots):
-    from cpsolve.game.session import Dealer
     from cpsolve.generate import openings_and_3bv
+    from cpsolve.play.session import Dealer
 
     page.goto(f"{server}/?rows=9&cols=9&mines=10&start=opening&no_guess=perfect&seed=3")
     idle(page)
@@ -194,8 +194,8 @@ def test_a_seeded_no_guess_beginner_game_is_won_by_clicking_where_the_hint_says(
 
 
 def test_flags_and_a_chord_by_mouse_and_keyboard(server, page, shots):
-    from cpsolve.game import assist
-    from cpsolve.game.session import Dealer, Session
+    from cpsolve.play import assist
+    from cpsolve.play.session import Dealer, Session
 
     def chordable(seed):
         session = Session(Dealer(9, 9, 10, seed=seed).deal())

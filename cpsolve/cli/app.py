@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 import sys
+from difflib import get_close_matches
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, CpsolveError
+from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, CpsolveError
 from cpsolve.interrupt import caused_by_interrupt
 from cpsolve.words import one_line
 
@@ -27,11 +28,13 @@ if TYPE_CHECKING:
 
         message: str
 
+        def format_message(self) -> str: ...
+
 else:
     #: click's UsageError, which typer vendors without re-exporting (its BadParameter derives from it).
     _ClickUsageError = typer.BadParameter.__mro__[1]
 
-__all__ = ["app", "fail"]
+__all__ = ["app", "fail", "usage_failure"]
 
 
 def fail(message: str, code: int) -> typer.Exit:
@@ -39,6 +42,16 @@ def fail(message: str, code: int) -> typer.Exit:
     the Exit to raise with `code`."""
     typer.echo(f"cpsolve: {one_line(message)}", err=True)
     return typer.Exit(code)
+
+
+def usage_failure(error: Any) -> typer.Exit:
+    """click's usage error (an unknown option, command or choice, a missing argument, a value of the wrong type)
+    as one line on stderr naming the command, and the Exit to raise (exit 2), instead of typer's box."""
+    context = getattr(error, "ctx", None)
+    path = context.command_path if context is not None else "cpsolve"
+    where = path.partition(" ")[2]
+    message = one_line(error.format_message()).rstrip(".")
+    return fail(f"{where + ': ' if where else ''}{message[:1].lower()}{message[1:]} (see {path} --help)", EXIT_USAGE)
 
 
 def _silence_stdout() -> None:
@@ -86,8 +99,6 @@ class _ReportingGroup(TyperGroup):
             return super().resolve_command(ctx, args)
         except _ClickUsageError as error:
             # typer suggests among the commands built so far; suggest among all of them
-            from difflib import get_close_matches
-
             matches = get_close_matches(args[0], list(COMMANDS)) if args else []
             if matches and "Did you mean" not in error.message:
                 error.message = f"{error.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
@@ -98,6 +109,8 @@ class _ReportingGroup(TyperGroup):
             return super().make_context(info_name, args, parent=parent, **extra)
         except KeyboardInterrupt:  # before a command holds Ctrl-C: typer would exit 130 without a word
             raise fail("interrupted", EXIT_INTERRUPTED) from None
+        except _ClickUsageError as error:  # the top level's own options: one line, not typer's box
+            raise usage_failure(error) from None
 
     def invoke(self, ctx: Any) -> Any:
         from cpsolve.interrupt import answered, interrupts_stop_solves, mark_answered
@@ -118,9 +131,8 @@ class _ReportingGroup(TyperGroup):
         except CpsolveError as error:
             # the library names its parameters; here they are the flags (time_limit: --time-limit)
             raise fail(error.command_line(), error.exit_code) from None
-        except _ClickUsageError as error:  # click refused an option's value: it echoes the value whole
-            error.message = one_line(error.message)
-            raise
+        except _ClickUsageError as error:  # click refused a command, an option or a value: one line, exit 2
+            raise usage_failure(error) from None
         except BrokenPipeError:
             # the reader went away (`| head`): it has what it wanted; say nothing more
             _silence_stdout()

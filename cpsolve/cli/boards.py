@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cpsolve.cli.options import OutputFormat, check_seed, parse_cell
+from cpsolve.cli.options import OutputFormat, parse_cell
 from cpsolve.errors import UsageError
+from cpsolve.formats.casual import read_casual_boards
+from cpsolve.words import counted
 
 if TYPE_CHECKING:
     from cpsolve.formats.casual import CasualInput
-    from cpsolve.play.casual import Board
 
 __all__ = ["play_boards", "play_best_boards", "SHOWN_FROM_CELLS"]
 
@@ -56,56 +57,36 @@ def play_best_boards(
     explain: bool,
 ) -> None:
     """``play --player best``: one game per board from the click, one answer per board."""
-    from cpsolve.formats import read_casual_boards
-    from cpsolve.formats.best import game_json
-    from cpsolve.play.best_games import play_board
-    from cpsolve.play.casual import Board
+    from cpsolve.answers import players  # the engine, imported when the command runs (cpsolve.cli)
 
     if click is None:
         raise UsageError("--player best needs --click ROW,COL (the board fixes the mines, so choose the first click)")
     if no_total or explain:
         raise UsageError("--player best always knows the total and has no --explain; drop --no-total and --explain")
-    check_seed(seed)
+    players.check_seed(seed)
     first = parse_cell(click, "--click")
     for item in read_casual_boards(board_file):
-        board = Board.from_rows(list(item.rows), mine_chars="M*")
-        _check_click(board, first, click, item, board_file)
         with _playing(item, "best"):
-            game = play_board(board, first, seed, item.number, record_moves=moves)
-        typer.echo(
-            json.dumps(game_json(item.number, game)) if output_format is OutputFormat.json else str(game.covered)
-        )
+            answer = players.best_game(item, first, seed=seed, moves=moves, source=board_file)
+        typer.echo(json.dumps(answer.json()) if output_format is OutputFormat.json else str(answer.game.covered))
         sys.stdout.flush()
     raise typer.Exit(0)
-
-
-def _check_click(board: Board, first: tuple[int, int], click: str, item: CasualInput, board_file: str) -> None:
-    """The click must be a safe cell of this board."""
-    from cpsolve.errors import InputError
-
-    rows, cols = board.mines.shape
-    if not (0 <= first[0] < rows and 0 <= first[1] < cols) or not board.present_mask[first]:
-        raise InputError(f"board {item.number}: --click {click} is off the {rows}x{cols} board", board_file, item.line)
-    if board.mines[first]:
-        raise InputError(f"board {item.number}: --click {click} is a mine", board_file, item.line)
 
 
 def play_boards(
     board_file: str, player: str, *, no_total: bool, click: str | None, explain: bool, output_format: OutputFormat
 ) -> None:
     """Play every board of `board_file` and print one answer per board (``play`` and ``casual``)."""
-    from cpsolve import answers
-    from cpsolve.formats import read_casual_boards
-    from cpsolve.play.casual import Board, draw_state
-    from cpsolve.words import counted
+    from cpsolve.answers import players  # the engine, imported when the command runs (cpsolve.cli)
 
     given = parse_cell(click, "--click") if click is not None else None
+    explained = False
     for item in read_casual_boards(board_file):
         # a board that names its first click (generate's 'c') is played from it, unless --click says otherwise
-        if given is not None and click is not None:
-            _check_click(Board.from_rows(list(item.rows), mine_chars="M*"), given, click, item, board_file)
+        if given is not None:
+            players.check_click(players.Board.from_rows(list(item.rows), mine_chars="M*"), given, item, board_file)
         with _playing(item, player):
-            answer = answers.casual(item, player=player, no_total=no_total, click=given)
+            answer = players.casual(item, player=player, no_total=no_total, click=given)
         board, result = answer.board, answer.result
         if output_format is OutputFormat.json:
             typer.echo(json.dumps(answer.json()))
@@ -120,9 +101,12 @@ def play_boards(
                 f"({result.cleared} cleared, {result.flagged} flagged)"
             )
             if result.state is not None:
-                typer.echo("\n".join(draw_state(board, result.state)))
+                typer.echo("\n".join(players.draw_state(board, result.state)))
+                explained = True
             typer.echo("")
         else:
             typer.echo(str(result.covered))
         sys.stdout.flush()
+    if explained:  # the drawings' characters, once, after them
+        typer.echo(f"legend: {players.STATE_LEGEND}")
     raise typer.Exit(0)

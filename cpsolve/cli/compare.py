@@ -10,16 +10,15 @@ from typing import Annotated, Any
 
 import typer
 
+from cpsolve.answers.checks import check_count, check_time_limit
 from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_JOBS,
     MAX_WORKERS,
     ModelOption,
     PhasesOption,
-    check_count,
     check_output_paths,
     check_resume,
-    check_time_limit,
     store_side_files,
 )
 from cpsolve.errors import EXIT_BAD_INPUT, InputError, UsageError
@@ -75,7 +74,7 @@ def compare(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Run backends over whole ranges of boards, judge every board, and compare the verdicts."""
-    from cpsolve.answers import check_board_size
+    from cpsolve.answers.layouts import check_board_size
     from cpsolve.cli.tables import print_comparison, progress_bar
     from cpsolve.layout import SolveOptions, parse_phases
     from cpsolve.sweep import cases as sweep_cases
@@ -86,8 +85,8 @@ def compare(
     mine_range = sweep_cases.parse_range(mines, "mines") if mines else None
     names = _backend_names(backends)
     check_time_limit(time_limit)
-    check_count(jobs, "--jobs", MAX_JOBS)
-    check_count(workers, "--workers", MAX_WORKERS)
+    check_count(jobs, "jobs", MAX_JOBS)
+    check_count(workers, "workers", MAX_WORKERS)
     check_output_paths(
         [("--store", store_path), ("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)],
         inputs=store_side_files(store_path),

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import secrets
 import sys
 from typing import Annotated
 
 import typer
 
+from cpsolve.answers.checks import check_seed, check_time_limit
 from cpsolve.cli.app import app
-from cpsolve.cli.options import Level, Player, Start, StartRule, check_seed, check_time_limit
+from cpsolve.cli.options import Level, NoGuessPlayer, Start, StartRule
+from cpsolve.errors import UsageError
+from cpsolve.play import LEVELS
 
 __all__ = ["game"]
 
@@ -27,7 +31,7 @@ def game(
         ),
     ] = None,
     no_guess: Annotated[
-        Player | None,
+        NoGuessPlayer | None,
         typer.Option(
             "--no-guess",
             metavar="PLAYER",
@@ -61,9 +65,7 @@ def game(
     p mine chances, u undoes the last reveal, r the same board again, n a new board, q quits.
     Every board is dealt for a first click at its centre, marked 'S' (safe).
     """
-    from cpsolve.errors import UsageError
-    from cpsolve.game import LEVELS
-    from cpsolve.game.session import Dealer
+    from cpsolve.play.session import Dealer  # the engine, imported when the command runs (cpsolve.cli)
 
     given = [value for value in (rows, cols, mines) if value is not None]
     if given and level is not None:
@@ -73,15 +75,13 @@ def game(
     shape = (given[0], given[1], given[2]) if given else LEVELS[level.value if level is not None else "beginner"]
     check_time_limit(time_limit)
     if seed is None:
-        import secrets
-
         seed = secrets.randbelow(2**31)
     check_seed(seed)
     dealer = Dealer(*shape, start=start.value, no_guess=no_guess.value if no_guess else None, seed=seed)
     # Textual reads the keys from stdin and draws on stderr
     if not (sys.stdin.isatty() and sys.__stderr__ is not None and sys.__stderr__.isatty()):
         raise UsageError("cpsolve game needs a terminal (its input or its screen, stderr, is not one)")
-    from cpsolve.game.app import GameApp
+    from cpsolve.game.app import GameApp  # Textual: heavy, and this command's alone
 
     GameApp(dealer, time_limit, auto_guess=auto_guess).run()
     raise typer.Exit(0)

@@ -8,18 +8,16 @@ from typing import Annotated
 
 import typer
 
+from cpsolve.answers.checks import check_count, check_seed, check_time_limit
 from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_BOARDS,
     FirstClick,
+    NoGuessPlayer,
     OutputFormat,
-    Player,
     PlayerNoTotal,
     Start,
     StartRule,
-    check_count,
-    check_seed,
-    check_time_limit,
     parse_cell,
 )
 
@@ -31,7 +29,7 @@ def generate(
     rows: Annotated[int, typer.Argument(metavar="R", help="Rows.")],
     cols: Annotated[int, typer.Argument(metavar="C", help="Columns.")],
     mines: Annotated[int, typer.Argument(metavar="M", help="Mines.")],
-    player: Annotated[Player, typer.Option("--player", help="Who must win: casual, subset or perfect.")] = Player(
+    player: Annotated[NoGuessPlayer, typer.Option("--player", help="Who must win without a guess.")] = NoGuessPlayer(
         "perfect"
     ),
     no_total: PlayerNoTotal = False,
@@ -56,13 +54,13 @@ def generate(
     Exit 1 when no board of the size can qualify (small sizes are tried whole first), 3 when a
     board is not found within the time limit (the boards found before it are printed).
     """
-    from cpsolve import answers
+    from cpsolve.answers import generated  # the engine, imported when the command runs (cpsolve.cli)
 
-    check_count(count, "--count", MAX_BOARDS)
+    check_count(count, "count", MAX_BOARDS)
     check_seed(seed)
     check_time_limit(time_limit)
     click = parse_cell(first, "--first") if first is not None else None
-    boards = answers.generate(
+    boards = generated.generate(
         rows,
         cols,
         mines,

@@ -7,16 +7,11 @@ from typing import Annotated
 
 import typer
 
+from cpsolve.answers.checks import check_seed, check_time_limit, check_total
 from cpsolve.cli.app import app
-from cpsolve.cli.options import (
-    OutputFormat,
-    PuzzleMines,
-    PuzzleNoTotal,
-    check_seed,
-    check_time_limit,
-    check_total_override,
-)
+from cpsolve.cli.options import OutputFormat, PuzzleMines, PuzzleNoTotal
 from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT
+from cpsolve.formats.values import json_line
 
 __all__ = ["hint"]
 
@@ -50,17 +45,15 @@ def hint(
     Exit 0 when every position was answered (a contradiction too), 1 unreadable input, 2 --mines with --no-total,
     3 out of time.
     """
-    from cpsolve import answers
-    from cpsolve.formats.puzzle import read_puzzle
-    from cpsolve.formats.values import json_line
+    from cpsolve.answers import hints  # the engine, imported when the command runs (cpsolve.cli)
 
-    check_total_override(mines, no_total)
+    check_total(mines, no_total)
     check_seed(seed)
     check_time_limit(time_limit)
-    positions = [read_puzzle(path) for path in files]  # bad input fails before any answer
+    positions = [hints.read_puzzle(path) for path in files]  # bad input fails before any answer
     exit_code = EXIT_OK
     for index, item in enumerate(positions):
-        answer = answers.hint(item, mines=mines, no_total=no_total, seed=seed, time_limit=time_limit)
+        answer = hints.hint(item, mines=mines, no_total=no_total, seed=seed, time_limit=time_limit)
         if answer.timed_out:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import sys
-from typing import TYPE_CHECKING, Annotated
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
+from cpsolve.answers import layouts
+from cpsolve.answers.checks import check_count, check_seed, check_time_limit
 from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_WORKERS,
@@ -14,17 +21,23 @@ from cpsolve.cli.options import (
     ModelOption,
     OutputFormat,
     PhasesOption,
-    check_count,
     check_output_path,
-    check_seed,
-    check_time_limit,
     parse_cell,
 )
 from cpsolve.errors import EXIT_TIME_LIMIT, InputError, UsageError
-from cpsolve.layout import Dominance, Encoding, ModelKind
-
-if TYPE_CHECKING:
-    from cpsolve.layout import ExportedModel, LayoutProblem, LayoutResult, SolveOptions
+from cpsolve.formats.codejam import format_layout_case, read_layout_cases
+from cpsolve.layout import (
+    Dominance,
+    Encoding,
+    ExportedModel,
+    LayoutProblem,
+    LayoutResult,
+    ModelKind,
+    SolveOptions,
+    Status,
+    parse_phases,
+)
+from cpsolve.words import counted, shorten
 
 __all__ = ["layout", "numbered_path"]
 
@@ -78,13 +91,10 @@ def layout(
     log: Annotated[bool, typer.Option("--log", help="CP backend: print CP-SAT's own search log to stderr.")] = False,
 ) -> None:
     """Find a board won with one click (Code Jam 2014 'Minesweeper Master'), or prove Impossible."""
-    from cpsolve.answers import check_layout_choices
-    from cpsolve.layout import SolveOptions, parse_phases
-
     _check_export_model(export_model, input, template)
     options = SolveOptions(
         time_limit=check_time_limit(time_limit),
-        workers=check_count(workers, "--workers", MAX_WORKERS),
+        workers=check_count(workers, "workers", MAX_WORKERS),
         seed=check_seed(seed),
         encoding=encoding.value if encoding else None,
         dominance=dominance.value if dominance else None,
@@ -99,8 +109,8 @@ def layout(
         if numbers or template or click:
             raise InputError("--input takes no R C M, --template or --click")
         chosen = chosen or "greedy"
-        check_layout_choices(chosen, options, solver, plain=True)
-        code = _layout_batch(input, chosen, options, output_format, stats)
+        layouts.check_layout_choices(chosen, options, solver, plain=True)
+        code = _layout_batch(input, chosen, options, solver, output_format, stats)
     else:
         problem = _single_problem(numbers or [], template, click)
         code = _layout_single(problem, chosen, options, solver, output_format, stats)
@@ -112,10 +122,6 @@ def _check_export_model(export_model: str | None, input: str | None, template: s
     check_output_path(export_model, "--export-model", [("--input", input), ("--template", template)])
     if export_model is None or input is None or input == "-":
         return
-    import os
-    import re
-    from pathlib import Path
-
     target, source = Path(export_model), Path(os.path.realpath(input))
     numbered = re.fullmatch(rf"{re.escape(target.stem)}-[1-9][0-9]*{re.escape(target.suffix)}", source.name)
     if numbered and source.parent == Path(os.path.realpath(target.parent)):
@@ -126,12 +132,15 @@ def _check_export_model(export_model: str | None, input: str | None, template: s
 
 
 def _single_problem(numbers: list[str], template_path: str | None, click_text: str | None) -> LayoutProblem:
-    from cpsolve import answers
-    from cpsolve.words import counted
-
     for argument in numbers:
         if argument.startswith("-") and not argument.lstrip("-").isdigit():
-            raise UsageError(f"no such option: {argument}")
+            raise UsageError(f"no such option: {argument} (see cpsolve layout --help)")
+    names = ("R", "C", "M") if template_path is None else ("M",)
+    for name, argument in zip(names, numbers, strict=False):
+        if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", argument):  # as click refuses a non-integer for an int argument
+            raise UsageError(
+                f"invalid value for '{name}': {shorten(argument)!r} is not an integer (see cpsolve layout --help)"
+            )
     click = parse_cell(click_text, "--click") if click_text is not None else None
     if template_path is None and len(numbers) != 3:
         given = f"got {counted(len(numbers), 'argument')}" if numbers else "got none"
@@ -140,7 +149,7 @@ def _single_problem(numbers: list[str], template_path: str | None, click_text: s
         )
     if template_path is not None and len(numbers) != 1:
         raise UsageError(f"with --template give only M, got {counted(len(numbers), 'argument')}")
-    return answers.layout_problem(numbers, template_path, click)
+    return layouts.layout_problem(numbers, template_path, click)
 
 
 def _report_export(exported: ExportedModel | None) -> None:
@@ -169,18 +178,13 @@ def _layout_single(
     output_format: OutputFormat,
     stats: bool,
 ) -> int:
-    from cpsolve import answers
-    from cpsolve.layout import Status
-
-    answer = answers.layout(problem, backend, options, solver)
+    answer = layouts.layout(problem, backend, options, solver)
     result = answer.result
     _report_export(result.exported)
     if stats:
         _report_stats(result)
     if output_format is OutputFormat.json:
-        from json import dumps
-
-        typer.echo(dumps(answer.json()))
+        typer.echo(json.dumps(answer.json()))
     elif result.status is not Status.UNKNOWN:
         typer.echo("\n".join(answer.lines()))
     if result.status is Status.UNKNOWN:
@@ -189,35 +193,30 @@ def _layout_single(
     return 0
 
 
-def _layout_batch(path: str, backend: str, options: SolveOptions, output_format: OutputFormat, stats: bool) -> int:
-    from dataclasses import replace
-    from json import dumps
-
-    from cpsolve.answers import check_model_size
-    from cpsolve.formats import answer_lines, format_layout_case, layout_json, read_layout_cases
-    from cpsolve.layout import LayoutProblem, Status, solve
-
+def _layout_batch(
+    path: str, backend: str, options: SolveOptions, solver: str | None, output_format: OutputFormat, stats: bool
+) -> int:
     out = sys.stdout
     undecided = 0
     for case in read_layout_cases(path):
         problem = LayoutProblem(case.rows, case.cols, case.mines)
-        check_model_size(problem, backend, options)
+        layouts.check_model_size(problem, backend, options)
         # one model file per case: NAME-K.EXT
         case_options = options
         if options.export_model:
             case_path = numbered_path(options.export_model, case.number)
             check_output_path(case_path, "--export-model", [("--input", path)])  # a link may lead to the input
             case_options = replace(options, export_model=case_path)
-        result = solve(problem, backend, case_options)
-        undecided += result.status is Status.UNKNOWN
+        answer = layouts.layout(problem, backend, case_options, solver)
+        result = answer.result
+        undecided += answer.timed_out
         _report_export(result.exported)
         if stats:
             _report_stats(result)
         if output_format is OutputFormat.json:
-            out.write(dumps(layout_json(problem, result, case.number)) + "\n")
+            out.write(json.dumps(answer.json(case.number)) + "\n")
         else:
-            rows = result.board.to_rows() if result.board is not None else None
-            out.write(format_layout_case(case.number, answer_lines(result.status.value, rows)))
+            out.write(format_layout_case(case.number, answer.lines()))
         out.flush()  # stream: case k is out before case k+1 is read
     if undecided:
         typer.echo(f"cpsolve: {undecided} case(s) undecided within the time limit", err=True)
@@ -227,7 +226,5 @@ def _layout_batch(path: str, backend: str, options: SolveOptions, output_format:
 
 def numbered_path(path: str, number: int) -> str:
     """``model.txt`` -> ``model-3.txt`` for case 3 of a batch (the suffix kept, so the format is too)."""
-    from pathlib import Path
-
     target = Path(path)
     return str(target.with_name(f"{target.stem}-{number}{target.suffix}"))

@@ -14,15 +14,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cpsolve.answers import MAX_TIME_LIMIT, check_time_limit
 from cpsolve.errors import InputError, UsageError
-from cpsolve.game import LEVELS
 from cpsolve.layout import BACKENDS, PHASES, ModelKind
-from cpsolve.play import PLAYERS, START_CONDITIONS
-from cpsolve.words import decimal_text, shorten
-
-if TYPE_CHECKING:
-    from cpsolve.formats.puzzle import PuzzleInput
+from cpsolve.play import LEVELS, NO_GUESS_PLAYERS, PLAYERS, START_CONDITIONS
+from cpsolve.words import shorten
 
 __all__ = [
     "PlayerNoTotal",
@@ -33,26 +28,20 @@ __all__ = [
     "OutputFormat",
     "Backend",
     "Player",
+    "NoGuessPlayer",
     "Start",
     "PhasesOption",
     "ModelOption",
     "Level",
     "MAX_WORKERS",
     "MAX_JOBS",
-    "MAX_SEED",
     "MAX_GAMES",
     "MAX_BOARDS",
-    "MAX_TIME_LIMIT",
-    "check_time_limit",
-    "check_count",
-    "check_seed",
     "check_output_path",
     "check_output_paths",
     "same_file",
     "check_resume",
     "store_side_files",
-    "check_total_override",
-    "with_total_override",
     "parse_cell",
 ]
 
@@ -60,8 +49,6 @@ __all__ = [
 #: that a typo (100000) is caught before the solver tries to start that many threads.
 MAX_WORKERS = 256
 MAX_JOBS = 1024
-#: CP-SAT's random seed is a 32-bit signed integer.
-MAX_SEED = 2**31 - 1
 #: More games, or boards, than anyone runs; catches a typo before a run that never ends.
 MAX_GAMES = 100_000_000
 MAX_BOARDS = 10_000_000
@@ -87,6 +74,8 @@ if TYPE_CHECKING:
 
     class Player(str, Enum): ...
 
+    class NoGuessPlayer(str, Enum): ...
+
     class Start(str, Enum): ...
 
     class Level(str, Enum): ...
@@ -96,9 +85,11 @@ else:
     Backend = _choice("Backend", tuple(BACKENDS))
     #: The players, weakest first (:data:`cpsolve.play.PLAYERS`).
     Player = _choice("Player", PLAYERS)
+    #: The players who never guess, for whom a board can be no-guess (:data:`cpsolve.play.NO_GUESS_PLAYERS`).
+    NoGuessPlayer = _choice("NoGuessPlayer", NO_GUESS_PLAYERS)
     #: How the first click is protected (:data:`cpsolve.play.START_CONDITIONS`).
     Start = _choice("Start", START_CONDITIONS)
-    #: The game's classic levels (:data:`cpsolve.game.LEVELS`).
+    #: The game's classic levels (:data:`cpsolve.play.LEVELS`).
     Level = _choice("Level", tuple(LEVELS))
 
 
@@ -131,20 +122,6 @@ ModelOption = Annotated[
         "--model", help="CP-SAT model: strong (the statement and its implied constraints) or textbook (the statement)."
     ),
 ]
-
-
-def check_count(value: int | None, option: str, upper: int) -> int | None:
-    """A count option (``--workers``, ``--jobs``) must lie in 1..upper; None is left for the default."""
-    if value is not None and not 1 <= value <= upper:
-        raise InputError(f"{option} must be from 1 to {upper}, got {shorten(decimal_text(value))}")
-    return value
-
-
-def check_seed(seed: int) -> int:
-    """A seed must fit the solvers' 32-bit signed range."""
-    if not 0 <= seed <= MAX_SEED:
-        raise InputError(f"--seed must be from 0 to {MAX_SEED}, got {shorten(decimal_text(seed))}")
-    return seed
 
 
 def check_output_path(path: str | None, option: str, others: Sequence[tuple[str, str | None]] = ()) -> None:
@@ -214,21 +191,6 @@ def check_resume(resume: bool, store_path: str | None) -> None:
     """``--resume`` reads the cases a store already holds, so it needs ``--store`` (a usage error without)."""
     if resume and not store_path:
         raise UsageError("--resume needs --store FILE.db")
-
-
-def check_total_override(mines: int | None, no_total: bool) -> None:
-    """``--mines M`` replaces a position's total and ``--no-total`` removes it: one or the other, M not negative."""
-    if mines is not None and no_total:
-        raise UsageError("--mines and --no-total cannot be used together")
-    if mines is not None and mines < 0:
-        raise InputError(f"--mines must be 0 or more, got {shorten(decimal_text(mines))}")
-
-
-def with_total_override(puzzle: PuzzleInput, mines: int | None, no_total: bool) -> PuzzleInput:
-    """The puzzle with the total ``--mines`` or ``--no-total`` gives it (unchanged without either)."""
-    if mines is None and not no_total:
-        return puzzle
-    return puzzle.with_total(mines)
 
 
 def parse_cell(text: str, option: str) -> tuple[int, int]:

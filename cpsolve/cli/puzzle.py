@@ -8,15 +8,11 @@ from typing import Annotated
 
 import typer
 
+from cpsolve.answers.checks import check_time_limit, check_total
 from cpsolve.cli.app import app
-from cpsolve.cli.options import (
-    OutputFormat,
-    PuzzleMines,
-    PuzzleNoTotal,
-    check_time_limit,
-    check_total_override,
-)
+from cpsolve.cli.options import OutputFormat, PuzzleMines, PuzzleNoTotal
 from cpsolve.errors import EXIT_OK, EXIT_TIME_LIMIT, UsageError
+from cpsolve.formats.values import json_line
 
 __all__ = ["puzzle"]
 
@@ -78,20 +74,19 @@ def puzzle(
     solution and the kind. The time limit covers each puzzle's reading, building and solving. Exit 0
     when every puzzle is decided, 1 bad input, 2 --mines with --no-total, 3 a time limit ran out.
     """
-    from cpsolve import answers
-    from cpsolve.formats.values import json_line
+    from cpsolve.answers import puzzles  # the engine, imported when the command runs (cpsolve.cli)
 
-    check_total_override(mines, no_total)
+    check_total(mines, no_total)
     check_time_limit(time_limit)
     if width is not None and width < 20:
         raise UsageError(f"--width must be at least 20 columns, got {width}")
     text_width = width if width is not None else shutil.get_terminal_size().columns if sys.stdout.isatty() else 80
     # read every file first: bad input fails before any answer is printed; each puzzle's reading
     # counts against its own time limit
-    reads = [answers.read_puzzle_timed(path, time_limit) for path in files]
+    reads = [puzzles.read_puzzle_timed(path, time_limit) for path in files]
     exit_code = EXIT_OK
     for index, read in enumerate(reads):
-        answer = answers.puzzle(
+        answer = puzzles.puzzle(
             read,
             count=count,
             deduce=deduce,

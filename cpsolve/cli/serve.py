@@ -6,8 +6,9 @@ from typing import Annotated
 
 import typer
 
+from cpsolve.answers.checks import check_count, check_time_limit
 from cpsolve.cli.app import app
-from cpsolve.cli.options import MAX_WORKERS, check_count, check_time_limit
+from cpsolve.cli.options import MAX_WORKERS
 
 __all__ = ["serve"]
 
@@ -45,8 +46,8 @@ def serve(
     # (the backslash before [web] keeps --help's rich markup from reading it as a style and dropping it)
     from cpsolve.errors import InputError, UsageError
 
-    check_count(workers, "--workers", MAX_WORKERS)
-    check_count(queue, "--queue", 100_000)
+    check_count(workers, "workers", MAX_WORKERS)
+    check_count(queue, "queue", 100_000)
     check_time_limit(time_limit)
     if not 0 <= port <= 65535:
         raise InputError(f"--port must be from 0 to 65535, got {port}")

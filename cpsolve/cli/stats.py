@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cpsolve.answers.checks import check_count, check_seed
 from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_GAMES,
@@ -18,10 +19,8 @@ from cpsolve.cli.options import (
     PlayerNoTotal,
     Start,
     StartRule,
-    check_count,
     check_output_path,
     check_resume,
-    check_seed,
     parse_cell,
 )
 from cpsolve.errors import InputError, UsageError
@@ -92,7 +91,7 @@ def stats(
         ]
         if given:
             raise UsageError(f"{', '.join(given)} applies to --random only, not to a FILE of boards")
-        from cpsolve.formats import read_casual_boards
+        from cpsolve.formats.casual import read_casual_boards
         from cpsolve.generate import openings_and_3bv
         from cpsolve.play.casual import Board
 
@@ -108,10 +107,10 @@ def stats(
         raise typer.Exit(0)
     if board_file is not None:
         raise InputError("give either a FILE or --random, not both")
-    check_count(jobs, "--jobs", MAX_JOBS)
+    check_count(jobs, "jobs", MAX_JOBS)
     check_output_path(store_path, "--store")
     check_resume(resume, store_path)
-    check_count(games, "--games", MAX_GAMES)
+    check_count(games, "games", MAX_GAMES)
     check_seed(seed)
     from cpsolve.generate import GameSettings, summarise_games
 

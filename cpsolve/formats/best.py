@@ -13,6 +13,7 @@ marks the clues of the minimal contradictory set with ``!`` after them.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,7 +21,7 @@ from cpsolve.deduce import Position
 from cpsolve.formats.grids import ruled
 from cpsolve.formats.values import fraction_text
 from cpsolve.grid import Cell
-from cpsolve.play.best import REASONS, Advice, Candidate
+from cpsolve.play.best import Advice, Candidate
 from cpsolve.play.best_games import BestGame
 from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
 from cpsolve.words import counted
@@ -54,7 +55,7 @@ def _candidate_json(candidate: Candidate[Cell]) -> dict[str, Any]:
         "safety": float(candidate.safety),
         "safety_exact": fraction_text(candidate.safety),
     }
-    for name in ("survival", "progress", "opening", "win", "deep"):
+    for name in ("survival", "progress", "opening", "win"):
         value = getattr(candidate, name)
         if value is not None:
             answer[name] = value
@@ -84,7 +85,7 @@ def hint_json(name: str, position: Position, advice: Advice) -> dict[str, Any]:
         "candidates": [_candidate_json(c) for c in advice.candidates],
     }
     if advice.guess is not None:
-        answer["guess"] = {**_candidate_json(advice.guess), "reason": advice.reason, "why": REASONS[advice.reason]}
+        answer["guess"] = {**_candidate_json(advice.guess), "reason": advice.reason.value, "why": advice.reason.words}
     if advice.status == "no_solution":
         conflict = advice.conflict
         answer["conflict"] = _one_based(conflict.clues) if conflict else []
@@ -126,25 +127,36 @@ def _cells(cells: Iterable[Cell]) -> str:
     return " ".join(f"({r + 1},{c + 1})" for r, c in cells) or "none"
 
 
-#: The measures listed for each candidate, and their short names in the text.
+#: The measures listed for each candidate: the attribute, its short name in the text, and its legend.
 _MEASURES = (
-    ("win", "win"),
-    ("deep", "deep"),
-    ("survival", "survive"),
-    ("progress", "progress"),
-    ("opening", "opens"),
+    ("win", "win", "win: chance of winning with best play"),
+    (
+        "survival",
+        "survive",
+        "survive: score for surviving it and the next, raised where it breaks a 50/50 in the making",
+    ),
+    ("progress", "progress", "progress: chance of a certain move next"),
+    ("opening", "opens", "opens: chance of no mine around"),
 )
 
 
-def _measures(candidate: Candidate[Cell], gap: str) -> str:
+def _measures(candidate: Candidate[Cell]) -> str:
     parts = [f"safe {float(candidate.safety):.4f}"]
-    for name, short in _MEASURES:
+    for name, short, _ in _MEASURES:
         value = getattr(candidate, name)
         if value is not None:
             parts.append(f"{short} {value:.4f}")
     if candidate.dead:
         parts.append("dead")
-    return gap.join(parts)
+    return "  ".join(parts)
+
+
+def _legend(candidates: tuple[Candidate[Cell], ...], width: int = 80) -> list[str]:
+    """The candidates' legend, naming only the measures some candidate has, wrapped to `width`."""
+    shown = [words for name, _, words in _MEASURES if any(getattr(c, name) is not None for c in candidates)]
+    if any(c.dead for c in candidates):
+        shown.append("dead: it can show one number only")
+    return textwrap.wrap(f"candidates (safe: chance of no mine; {'; '.join(shown)}):", width, subsequent_indent="  ")
 
 
 def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
@@ -181,23 +193,10 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
         f"{nothing}; guess A at ({row + 1},{col + 1}), safe with chance {fraction_text(advice.guess.safety)}"
         f" = {float(advice.guess.safety):.4f}"
     )
-    lines.append(f"why: {REASONS[advice.reason]}")
-    # the depth-3 score is one more measure: the columns close up to stay within 80 characters
-    deep = any(candidate.deep is not None for candidate in advice.candidates)
-    lines.append("candidates (safe: chance of no mine; survive: score for surviving it and the")
-    if deep:
-        lines.append("  next, raised where it breaks a 50/50 in the making; deep: the same over it and")
-        lines.append("  the next two guesses; progress: chance of a certain move next; opens: chance")
-        lines.append("  of no mine around; win: best play):")
-    else:
-        lines.append("  next, raised where it breaks a 50/50 in the making; progress: chance of a")
-        lines.append("  certain move next; opens: chance of no mine around; win: best play):")
+    lines.append(f"why: {advice.reason.words}")
+    lines.extend(_legend(advice.candidates))
     for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates, strict=False):
         r, c = candidate.cell
         where = f"({r + 1},{c + 1})"
-        lines.append(
-            f"  {mark} {where:8} {_measures(candidate, ' ')}"
-            if deep
-            else f"  {mark} {where:9} {_measures(candidate, '  ')}"
-        )
+        lines.append(f"  {mark} {where:9} {_measures(candidate)}")
     return lines

@@ -1,7 +1,7 @@
 """A person's game as JSON: what the web app's Play page draws (``POST /api/game``).
 
 Cells are 1-based ``[row, col]``; chances are exact fractions as text (``"3/16"``) with their
-value as a number beside them. The board is :meth:`cpsolve.game.session.Session.picture`'s rows:
+value as a number beside them. The board is :meth:`cpsolve.play.session.Session.picture`'s rows:
 ``0``-``8`` cleared, ``-`` covered, ``F`` a flag, and once the game is over ``*`` a mine, ``!``
 the mine hit and ``x`` a flag on a safe cell.
 """
@@ -12,13 +12,12 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from cpsolve.cell_states import CLEARED
 from cpsolve.grid import Cell
 
 if TYPE_CHECKING:
-    from cpsolve.game.assist import Chances, Hint
-    from cpsolve.game.session import Session
+    from cpsolve.play.assist import ExactChances, Hint
     from cpsolve.play.core import Move
+    from cpsolve.play.session import Session
 
 __all__ = ["game_json"]
 
@@ -49,14 +48,12 @@ def _move_json(move: Move) -> dict[str, Any]:
     }
 
 
-def _chances_json(session: Session, chances: Chances) -> dict[str, Any]:
-    """Each covered cell's exact chance of a mine (the cells the start rule promises are safe: 0)."""
+def _chances_json(session: Session, chances: ExactChances) -> dict[str, Any]:
+    """Each covered cell's exact chance of a mine (the cells the start rule promises: 0), in reading order."""
     cells = []
     for r in range(session.rows):
         for c in range(session.cols):
             chance = chances.cells.get((r, c))
-            if chance is None and (r, c) in session.promised and session.state((r, c)) != CLEARED:
-                chance = Fraction(0)
             if chance is not None:
                 cells.append({"cell": [r + 1, c + 1], **_chance(chance)})
     return {"cells": cells, "placements": chances.count, "mines_hidden": chances.mines}
@@ -72,7 +69,7 @@ def _hint_json(hint: Hint) -> dict[str, Any]:
     }
 
 
-def game_json(session: Session, chances: Chances | None, hint: Hint | None, timed_out: bool) -> dict[str, Any]:
+def game_json(session: Session, chances: ExactChances | None, hint: Hint | None, timed_out: bool) -> dict[str, Any]:
     """The game as JSON: its deal, the board shown, the counters, the standing moves, and the answers asked for.
 
     Keys: ``rows``, ``cols``, ``mines``, ``start``, ``no_guess``, ``seed``, ``first`` (the cell

@@ -1,6 +1,6 @@
-"""The terminal game (``cpsolve game``): a Textual application over a :class:`cpsolve.game.session.Session`.
+"""The terminal game (``cpsolve game``): a Textual application over a :class:`cpsolve.play.session.Session`.
 
-The rules and the counters are the session's; every piece of help is :mod:`cpsolve.game.assist`'s,
+The rules and the counters are the session's; every piece of help is :mod:`cpsolve.play.assist`'s,
 computed in a Textual thread worker with a deadline while the screen goes on (a spinner and the
 seconds spent show on the info line), and dropped if the game moved on meanwhile.
 
@@ -17,7 +17,7 @@ the shown overlays and the messages are reactive attributes, and their ``watch_*
 what depends on them. A message remembers the version of the game it was said about, so a move,
 a flag or an undo takes it away with the state it described.
 
-The board, its marks and its chances: :mod:`cpsolve.game.board`.
+The board, its marks and its chances: :mod:`cpsolve.game.minefield`.
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
-from cpsolve.game import assist
-from cpsolve.game.board import GUESS_MARK, MINE_MARK, SAFE_MARK, Board, Field, cell_name, chance_legend, percent
-from cpsolve.game.session import Dealer, Move, Session, Summary
+from cpsolve.game.minefield import GUESS_MARK, MINE_MARK, SAFE_MARK, Field, Minefield, cell_name, chance_legend, percent
 from cpsolve.grid import Cell
+from cpsolve.play import assist
+from cpsolve.play.session import Dealer, Move, Session, Summary
 from cpsolve.words import counted
 
 __all__ = ["GameApp", "EndScreen", "describe_safety", "end_text"]
@@ -164,7 +164,7 @@ class GameApp(App[None]):
         self.auto_guess = auto_guess
         self.deal_number = 0
         self.session: Session | None = None
-        self._chances: tuple[tuple[int, int], assist.Chances] | None = None
+        self._chances: tuple[tuple[int, int], assist.ExactChances] | None = None
         self._hint: tuple[tuple[int, int], assist.Hint] | None = None
         #: The version whose hint is drawn (``?``, or ``a`` stopping at a guess), if any.
         self._hint_shown_at: tuple[int, int] | None = None
@@ -176,7 +176,7 @@ class GameApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         with Field():
-            yield Board()
+            yield Minefield()
         yield Static(id="status")
         yield Static(id="verdict")
         yield Static(id="info")
@@ -194,7 +194,7 @@ class GameApp(App[None]):
         """Three columns a cell when the board fits the terminal so, else two; the board's frame
         scrolls beyond, leaving room for the lines around it."""
         width, height = size or self.size
-        board = self.query_one(Board)
+        board = self.query_one(Minefield)
         self.query_one(Field).styles.max_height = max(3, height - _LINES)
         if self.session is not None:
             room = width - 4  # the frame's padding and a scrollbar
@@ -204,7 +204,7 @@ class GameApp(App[None]):
         self.call_after_refresh(self._show_cursor)
 
     def _show_cursor(self) -> None:
-        board = self.query_one(Board)
+        board = self.query_one(Minefield)
         region = board.region_of(self.cursor)
         # the row's number and the column's stay in sight with the cell
         self.query_one(Field).scroll_to_region(
@@ -214,14 +214,14 @@ class GameApp(App[None]):
     # -- what the lines show (each redrawn by the watchers of what it depends on) ------------------
 
     def watch_cursor(self) -> None:
-        self.query_one(Board).refresh()
+        self.query_one(Minefield).refresh()
         self._show_cursor()
         self._draw_status()
 
     def watch_version(self) -> None:
         """The game changed (a move, a flag, an undo, a new board): every line is redrawn from it,
         so none outlives the state it described; the chances follow if they are shown."""
-        self.query_one(Board).refresh()
+        self.query_one(Minefield).refresh()
         self._draw_status()
         self._draw_verdict()
         self._draw_info()
@@ -235,7 +235,7 @@ class GameApp(App[None]):
         else:
             self._cancel("chances")
             self._say("mine chances hidden")
-        self.query_one(Board).refresh()
+        self.query_one(Minefield).refresh()
         self._draw_status()
         self._draw_info()
         self._draw_legend()
@@ -309,7 +309,7 @@ class GameApp(App[None]):
     def _draw_legend(self) -> None:
         legend = self.query_one("#legend", Static)
         shown = self.shown_chances() is not None
-        legend.update(chance_legend(self.query_one(Board).cell_width) if shown else "")
+        legend.update(chance_legend(self.query_one(Minefield).cell_width) if shown else "")
         legend.display = shown
 
     def _tick(self) -> None:
@@ -540,7 +540,7 @@ class GameApp(App[None]):
         """Judge `move` in a worker; its verdict is shown if the game is still as the move left it."""
         self._run(
             "",
-            lambda deadline: assist.judge(move, deadline),
+            lambda deadline: assist.judge_move(move, deadline),
             lambda result: self._judged(move, result, after),
             "judge",
             exclusive=False,
@@ -560,7 +560,7 @@ class GameApp(App[None]):
 
     # -- the chances ----------------------------------------------------------------------------
 
-    def shown_chances(self) -> assist.Chances | None:
+    def shown_chances(self) -> assist.ExactChances | None:
         """The chances to draw: when shown, and computed for the game as it is."""
         if not self.showing_chances or self.session is None or self._chances is None or self.session.over:
             return None
@@ -570,11 +570,7 @@ class GameApp(App[None]):
     def chance_of(self, cell: Cell) -> Fraction | None:
         """The exact chance of a mine drawn on `cell`, or None (no chances drawn, or not a covered cell)."""
         chances = self.shown_chances()
-        if chances is None or self.session is None:
-            return None
-        if cell in self.session.promised and self.session.state(cell) == COVERED:
-            return chances.cells.get(cell, Fraction(0))
-        return chances.cells.get(cell)
+        return None if chances is None else chances.cells.get(cell)
 
     def action_chances(self) -> None:
         self.showing_chances = not self.showing_chances
@@ -583,10 +579,10 @@ class GameApp(App[None]):
         session = self.session
         if not self.showing_chances or session is None or session.over or self.shown_chances() is not None:
             return
-        version, view = self.version, session.view()
+        version, view, promised = self.version, session.view(), session.promised_left()
         self._run(
             "working out the mine chances",
-            lambda deadline: assist.chances(view, deadline),
+            lambda deadline: assist.chances(view, promised, deadline),
             lambda result: self._got_chances(version, result),
             "chances",
         )
@@ -598,7 +594,7 @@ class GameApp(App[None]):
             self._say(f"mine chances: {_failure(result, self.time_limit)}")
             return
         self._chances = (version, result)
-        self.query_one(Board).refresh()
+        self.query_one(Minefield).refresh()
         self._draw_status()
         self._draw_info()
         self._draw_legend()
@@ -619,7 +615,7 @@ class GameApp(App[None]):
         if self.shown_hint() is not None:
             self._hint_shown_at = None
             self._say("hint hidden")
-            self.query_one(Board).refresh()
+            self.query_one(Minefield).refresh()
             return
         self._ask_hint(self._show_hint)
 
@@ -635,8 +631,7 @@ class GameApp(App[None]):
         if self._hint is not None and self._hint[0] == self.version:
             then(self._hint[1])
             return
-        version, view = self.version, session.view()
-        promised = [cell for cell in session.promised if session.state(cell) == COVERED]
+        version, view, promised = self.version, session.view(), session.promised_left()
 
         def done(result: Any) -> None:
             if version != self.version:
@@ -659,7 +654,7 @@ class GameApp(App[None]):
         self._hint_shown_at = self.version
         if target is not None:
             self.cursor = target
-        self.query_one(Board).refresh()
+        self.query_one(Minefield).refresh()
         self._say(self._hint_words(hint))
 
     def _hint_words(self, hint: assist.Hint) -> str:

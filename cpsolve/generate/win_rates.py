@@ -17,16 +17,23 @@ from cpsolve.board import Board
 from cpsolve.generate.board_stats import openings_and_3bv
 from cpsolve.generate.deal import GameSettings, draw_board
 from cpsolve.outcome import Record, Status
+from cpsolve.play.best import DEFAULT, BestSettings
+from cpsolve.play.best_games import play_best
 from cpsolve.play.game import Game
 
 __all__ = ["play_game", "wilson_interval", "summarise_games", "summarise_records"]
 
 
-def play_game(settings: GameSettings, index: int) -> Record:
+def play_game(settings: GameSettings, index: int, strategy: BestSettings = DEFAULT) -> Record:
     """Game `index` of a random series: draw its board, play it, say whether the player won.
 
     A plain function of its arguments (the board comes from ``default_rng([seed, index])``), so
     sweeps may run games in any order and on any worker.
+
+    Args:
+        settings: The series.
+        index: The game's number in it.
+        strategy: How the best player guesses (for the other players it is not read).
 
     Returns:
         A Record with ``answer = {"won", "3bv", "openings", "cleared"}``, and ``"guesses"`` for
@@ -37,9 +44,8 @@ def play_game(settings: GameSettings, index: int) -> Record:
     began = time.perf_counter()
     mines = draw_board(settings, rng)
     if settings.player == "best":  # the guessing player: its ties from a stream of its own
-        from cpsolve.play.best_games import play_best
-
-        game = play_best(mines, settings.click, np.random.default_rng([settings.seed, index, 1]))
+        ties = np.random.default_rng([settings.seed, index, 1])
+        game = play_best(mines, settings.click, ties, settings=strategy)
         won, cleared, extra = game.won, game.cleared, {"guesses": game.guesses}
     else:
         board = Board(mines, None, np.ones(mines.shape, dtype=bool))

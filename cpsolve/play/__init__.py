@@ -15,10 +15,18 @@ Players (each one's rules include the previous one's):
   only player that plays a whole game, won or lost, on any board.
 
 Modules:
-    game:    one game on flat arrays, and the fewest cells left covered over first clicks.
-    subset:  the subset rule (the Python reference).
-    perfect: the player's view as a clue puzzle, handed to the deduction engine.
-    best:    the guessing player: its strategy, its advice on a position, and its games.
+    core:       the game core: tables, state, reveal with its cascade, chord, the view.
+    game:       one game of a player on flat arrays, and the fewest cells left covered over first clicks.
+    casual:     the casual player (the contest's two rules) and its search over first clicks.
+    subset:     the subset rule (the Python reference).
+    perfect:    the player's view as a clue puzzle, handed to the deduction engine.
+    best:       the guessing player's strategy and its advice on a position; best_games: its games.
+    session:    a person's game (deal, reveal, flag, chord, undo, the view), used by the terminal
+                game and the web's Play page alike.
+    assist:     the solver's help in a person's game: chances, "was that a guess?", the hint.
+
+This package's top level holds the names the command line lists as choices, and imports nothing:
+import what you use from its module (``from cpsolve.play.game import play_from``).
 
 The subset and perfect players also exist compiled (``cpsolve/_play_engine.c``), which games
 use by default; the Python ones are their reference and fallback.
@@ -26,9 +34,12 @@ use by default; the Python ones are their reference and fallback.
 
 from __future__ import annotations
 
-from cpsolve.lazy import loader
-
-__all__ = ["PLAYERS", "NO_GUESS_PLAYERS", "START_CONDITIONS", "Game", "GameEnd", "best_first_click", "play_from"]
+__all__ = [
+    "PLAYERS",
+    "NO_GUESS_PLAYERS",
+    "START_CONDITIONS",
+    "LEVELS",
+]
 
 #: The players that never guess: they stop where they are stuck (no-guess boards are theirs).
 NO_GUESS_PLAYERS = ("casual", "subset", "perfect")
@@ -37,15 +48,5 @@ PLAYERS = (*NO_GUESS_PLAYERS, "best")
 #: How a game's first click is protected: ``opening`` (no mine in its 3x3, the "modern" rule) or
 #: ``safe`` (only the click itself, the "classic" rule).
 START_CONDITIONS = ("opening", "safe")
-
-# The names above are all the command line needs to list its choices; the game itself (numpy and
-# the compiled players) loads on first use, so ``cpsolve --help`` does not pay for it.
-_LAZY = {
-    "Game": "cpsolve.play.game",
-    "GameEnd": "cpsolve.play.game",
-    "best_first_click": "cpsolve.play.game",
-    "play_from": "cpsolve.play.game",
-}
-
-
-__getattr__ = loader(__name__, _LAZY)
+#: The classic levels of a person's game: (rows, columns, mines).
+LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}

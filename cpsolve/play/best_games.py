@@ -17,7 +17,7 @@ from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.deduce.view import View
 from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, mine_numbers
-from cpsolve.play.best import decide
+from cpsolve.play.best import DEFAULT, BestSettings, decide
 from cpsolve.play.core import GameState, Move
 from cpsolve.play.tables import BoardTables
 
@@ -50,7 +50,7 @@ class BestGame:
     risk: float = 0.0
 
 
-def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> BestGame:
+def _play_on(game: GameState, rng: np.random.Generator, record: BestGame, settings: BestSettings) -> BestGame:
     """Deduce and guess from the view until the game is won or lost; fills in `record`."""
     grid, moves, state, number = game.tables.grid, record.moves, game.state, game.tables.number
     # One view for the whole game: it shares the game's state, and its numbers are kept up to date
@@ -68,7 +68,7 @@ def _play_on(game: GameState, rng: np.random.Generator, record: BestGame) -> Bes
         return True
 
     while game.safe_left:
-        decision = decide(view, rng)
+        decision = decide(view, rng, settings=settings)
         for index in decision.mines:
             state[index] = FLAGGED
         if decision.safe:
@@ -100,6 +100,7 @@ def play_best(
     rng: np.random.Generator,
     present: np.ndarray | None = None,
     record_moves: bool = False,
+    settings: BestSettings = DEFAULT,
 ) -> BestGame:
     """Play one game: clear `click` (0-based, safe), then deduce and guess until won or lost.
 
@@ -109,6 +110,7 @@ def play_best(
         rng: Breaks the strategy's ties.
         present: Existing cells (default all).
         record_moves: Keep every reveal in order (``BestGame.moves``).
+        settings: How the player guesses.
 
     Raises:
         ValueError: If `click` is off the board, absent or a mine.
@@ -119,11 +121,15 @@ def play_best(
         raise ValueError(f"first click {click} is not a safe cell")
     game = GameState(BoardTables.build(mines, present))
     game.reveal(game.tables.grid.index(*click))
-    return _play_on(game, rng, BestGame(False, 0, 0, 0, [Move("first", click)] if record_moves else None))
+    return _play_on(game, rng, BestGame(False, 0, 0, 0, [Move("first", click)] if record_moves else None), settings)
 
 
 def play_from_position(
-    position: Position, mines: set[Cell] | frozenset[Cell], rng: np.random.Generator, record_moves: bool = False
+    position: Position,
+    mines: set[Cell] | frozenset[Cell],
+    rng: np.random.Generator,
+    record_moves: bool = False,
+    settings: BestSettings = DEFAULT,
 ) -> BestGame:
     """Play on from a position (a :class:`cpsolve.deduce.Position` with its total) whose hidden
     mines are `mines` (0-based cells, the known ones included): the game after a view.
@@ -155,10 +161,10 @@ def play_from_position(
         game.state[index(*cell)] = FLAGGED
     game.cleared = len(position.clues)
     record = BestGame(False, 0, -len(position.clues), 0, [] if record_moves else None)
-    return _play_on(game, rng, record)
+    return _play_on(game, rng, record, settings)
 
 
-def play_on(game: Game, click: Cell, rng: np.random.Generator) -> BestGame:
+def play_on(game: Game, click: Cell, rng: np.random.Generator, settings: BestSettings = DEFAULT) -> BestGame:
     """The same player on a :class:`cpsolve.play.game.Game` of the perfect player with the total:
     the game deduces, :func:`decide` guesses from ``game.view()`` alone.
 
@@ -169,12 +175,13 @@ def play_on(game: Game, click: Cell, rng: np.random.Generator) -> BestGame:
         game: A fresh ``Game(board, "perfect", use_total=True)``.
         click: The first click (0-based, safe).
         rng: Breaks the strategy's ties.
+        settings: How the player guesses.
     """
     game.start(click)
     guesses, risk = 0, 0.0
     while not game.won and not game.lost:
         view = View.from_position(game.view())
-        decision = decide(view, rng)
+        decision = decide(view, rng, settings=settings)
         if decision.guess is None:  # pragma: no cover - the game's deduction is the same as ours
             raise RuntimeError(f"the game stopped where the best player sees a certain move ({decision.reason})")
         guesses += 1
@@ -184,7 +191,9 @@ def play_on(game: Game, click: Cell, rng: np.random.Generator) -> BestGame:
     return BestGame(game.won, end.covered, end.cleared, guesses, None, risk)
 
 
-def play_board(board: Board, click: Cell, seed: int, number: int, record_moves: bool = False) -> BestGame:
+def play_board(
+    board: Board, click: Cell, seed: int, number: int, record_moves: bool = False, settings: BestSettings = DEFAULT
+) -> BestGame:
     """One game on a board of a file (``play --player best``): ties broken by
     ``numpy.random.default_rng([seed, number])``, so each board's game depends only on it.
 
@@ -194,6 +203,7 @@ def play_board(board: Board, click: Cell, seed: int, number: int, record_moves: 
         seed: The generator's seed.
         number: The board's number in its file.
         record_moves: Keep every reveal.
+        settings: How the player guesses.
     """
     rng = np.random.default_rng([seed, number])
-    return play_best(board.mines, click, rng, board.present_mask, record_moves)
+    return play_best(board.mines, click, rng, board.present_mask, record_moves, settings)

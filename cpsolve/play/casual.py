@@ -285,6 +285,10 @@ def solve_casual(board: Board) -> CasualResult:
     )
 
 
+#: What :func:`draw_state`'s characters mean, in one line for the reader of ``casual --explain``.
+STATE_LEGEND = "0-8: cleared (its number); F: flagged; -: safe cell left covered; *: mine left covered; #: no cell"
+
+
 def draw_state(board: Board, state: FinalState) -> list[str]:
     """The final state as text.
 

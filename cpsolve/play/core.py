@@ -13,7 +13,7 @@ of the game and nothing else:
   deduction engine reads: the numbers of the cleared cells only, so no player can peek.
 
 The no-guess players (:class:`cpsolve.play.game.Game`), the best player's games
-(:mod:`cpsolve.play.best_games`) and the terminal game (:class:`cpsolve.game.session.Session`) all
+(:mod:`cpsolve.play.best_games`) and the terminal game (:class:`cpsolve.play.session.Session`) all
 play on it. The cascade runs compiled (``cascade`` in ``cpsolve/_play_engine.c``) when built;
 :func:`cascade_py` is the same loop in Python, its reference and fallback.
 """

@@ -70,7 +70,7 @@ __all__ = ["Game", "GameEnd", "best_first_click", "play_from", "compiled_players
 _play_engine = extension("_play_engine")
 
 #: The compiled players' levels (``_play_engine.advance``); perfect's is without the total.
-LEVELS = {"casual": 0, "subset": 1, "perfect": 2}
+_STRENGTH = {"casual": 0, "subset": 1, "perfect": 2}
 #: Nodes one compiled backbone search may visit before the game goes on in Python, which is
 #: exact without a bound (``python benchmarks/no_guess.py`` never reaches it on expert boards).
 SEARCH_BUDGET = 200_000
@@ -153,10 +153,10 @@ class Game:
         compiled: bool = True,
         search_budget: int = SEARCH_BUDGET,
     ):
-        if player not in LEVELS:
+        if player not in _STRENGTH:
             # the best player guesses: it plays whole games through play_best, not as a Game's level
             hint = "; the best player plays through cpsolve.play.best_games.play_best" if player == "best" else ""
-            raise ValueError(f"unknown player {player!r}; use one of {', '.join(LEVELS)}{hint}")
+            raise ValueError(f"unknown player {player!r}; use one of {', '.join(_STRENGTH)}{hint}")
         self.player = player
         self.use_total = use_total
         self.compiled = compiled and _play_engine is not None
@@ -361,7 +361,7 @@ class Game:
             raise InternalError("the compiled players were not built")
         tables = self.tables
         status, cleared, deductions = _play_engine.advance(
-            self._state, tables.number, tables.mine, tables.offsets, start, LEVELS[self.player], self.search_budget
+            self._state, tables.number, tables.mine, tables.offsets, start, _STRENGTH[self.player], self.search_budget
         )
         self.core.cleared += cleared
         self.deductions += deductions

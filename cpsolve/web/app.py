@@ -37,7 +37,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cpsolve import __version__
-from cpsolve.answers import check_time_limit
+from cpsolve.answers.checks import check_time_limit
 from cpsolve.errors import ParameterError
 from cpsolve.web.models import (
     CasualRequest,

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from time import perf_counter
 from typing import Any
 
-from cpsolve import answers
+from cpsolve.answers import games, generated, hints, layouts, players, puzzles
 from cpsolve.errors import CpsolveError, InputError, InternalError, TimeLimitError, UsageError
 from cpsolve.formats.lines import TextSource
 from cpsolve.formats.values import json_line
@@ -38,8 +38,8 @@ PRELOAD = (
     "cpsolve.play.best",
     "cpsolve.play.game",
     "cpsolve.generate",
-    "cpsolve.game.session",
-    "cpsolve.game.assist",
+    "cpsolve.play.session",
+    "cpsolve.play.assist",
     "cpsolve.layout",
     "cpsolve.formats.puzzle",
     "cpsolve.formats.best",
@@ -75,8 +75,8 @@ def _unfiled(answer: dict[str, Any]) -> dict[str, Any]:
 
 
 def _puzzle(fields: dict[str, Any]) -> Any:
-    read = answers.read_puzzle_timed(TextSource("position", fields["position"]), fields["time_limit"])
-    answer = answers.puzzle(
+    read = puzzles.read_puzzle_timed(TextSource("position", fields["position"]), fields["time_limit"])
+    answer = puzzles.puzzle(
         read,
         count=fields["count"],
         deduce=fields["deduce"],
@@ -98,7 +98,7 @@ def _hint(fields: dict[str, Any]) -> Any:
     from cpsolve.formats.puzzle import read_puzzle
 
     position = read_puzzle(TextSource("position", fields["position"]))
-    answer = answers.hint(
+    answer = hints.hint(
         position,
         mines=fields["mines"],
         no_total=fields["no_total"],
@@ -120,7 +120,7 @@ def _layout(fields: dict[str, Any]) -> Any:
         if fields["rows"] is not None or fields["cols"] is not None:
             raise InputError("with a template give only mines: the template sets rows and cols")
         numbers = [str(fields["mines"])]
-    problem = answers.layout_problem(
+    problem = layouts.layout_problem(
         numbers, None if template is None else TextSource("template", template), _cell(fields["click"])
     )
     options = SolveOptions(
@@ -132,7 +132,7 @@ def _layout(fields: dict[str, Any]) -> Any:
         phases=parse_phases(fields["phases"]),
         model=fields["model"],
     )
-    return answers.layout(problem, fields["backend"], options, fields["solver"]).json()
+    return layouts.layout(problem, fields["backend"], options, fields["solver"]).json()
 
 
 def _casual(fields: dict[str, Any]) -> Any:
@@ -145,13 +145,13 @@ def _casual(fields: dict[str, Any]) -> Any:
         for number, board in enumerate(read_casual_boards(TextSource("boards", fields["boards"])), start=1):
             if perf_counter() > deadline:
                 raise TimeLimitError(f"the time limit of {fields['time_limit']:g} s ran out before board {number}")
-            yield answers.casual(board)
+            yield players.casual(board)
 
     return _collected(answered())
 
 
 def _generate(fields: dict[str, Any]) -> Any:
-    boards = answers.generate(
+    boards = generated.generate(
         fields["rows"],
         fields["cols"],
         fields["mines"],
@@ -186,7 +186,7 @@ def _collected(answered: Iterator[Any]) -> list[Any]:
 
 def _game(fields: dict[str, Any]) -> Any:
     moves = [(move["action"], _cell(move["cell"])) for move in fields["moves"]]
-    return answers.game(
+    return games.game(
         fields["rows"],
         fields["cols"],
         fields["mines"],

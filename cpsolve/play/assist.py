@@ -2,7 +2,12 @@
 
 - :func:`chances`: each covered cell's exact mine chance (:func:`cpsolve.deduce.weigh` and
   :func:`cpsolve.deduce.probabilities_of`, with the total), and the number of placements.
-- :func:`safety` and :func:`judge`: "was that a guess?": the chance that every cell a move
+
+The chances and the hint read one view of the game (:meth:`cpsolve.play.session.Session.view`, flags
+the person's marks and not facts) with the cells the start rule still promises safe
+(:meth:`cpsolve.play.session.Session.promised_left`), so they cannot disagree: a promised cell has
+chance 0 and is among the hint's safe cells, whether or not the person flagged it.
+- :func:`safety` and :func:`judge_move`: "was that a guess?": the chance that every cell a move
   uncovered was safe, given the view before it. It is the share of the view's placements that
   leave those cells empty: the placements of the view with the cells taken out (a safe cell
   whose number is hidden constrains nothing, like a hole) over the view's own.
@@ -25,19 +30,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from cpsolve.board import Board
+from cpsolve.deduce import Position, probabilities_of, weigh
 from cpsolve.errors import InternalError, TimeLimitError
 from cpsolve.grid import Cell
+from cpsolve.play.best import Reason, advise
+from cpsolve.play.game import play_from
 
 if TYPE_CHECKING:
-    from cpsolve.deduce import Position, Weights
-    from cpsolve.game.session import Deal
     from cpsolve.play.core import Move
+    from cpsolve.play.session import Deal
 
-__all__ = ["Chances", "Hint", "chances", "safety", "judge", "needed_guess", "hint"]
+__all__ = ["ExactChances", "Hint", "chances", "safety", "judge_move", "needed_guess", "hint"]
 
 
 @dataclass(frozen=True)
-class Chances:
+class ExactChances:
     """The mine chances of a view.
 
     Attributes:
@@ -60,7 +68,7 @@ class Hint:
         mines: Covered cells that are mines in every placement (flagged ones included).
         guess: When nothing is safe for certain, the cell the best player would click.
         safety: The guess's exact chance of holding no mine.
-        reason: Why, in words (:data:`cpsolve.play.best.REASONS`).
+        reason: Why, in words (:attr:`cpsolve.play.best.Reason.words`).
     """
 
     safe: tuple[Cell, ...]
@@ -70,25 +78,23 @@ class Hint:
     reason: str = ""
 
 
-def _weigh(position: Position, deadline: float | None) -> Weights | None:
-    from cpsolve.deduce import weigh
-
-    return weigh(position, deadline)
-
-
-def chances(view: Position, deadline: float | None = None) -> Chances:
+def chances(view: Position, promised: Iterable[Cell] = (), deadline: float | None = None) -> ExactChances:
     """Each unknown cell's exact chance of a mine in `view` (every placement weighted equally).
+
+    Args:
+        view: What was shown (:meth:`cpsolve.play.session.Session.view`).
+        promised: Cells the start rule promises safe and the view leaves out: chance 0.
+        deadline: A ``time.perf_counter()`` value.
 
     Raises:
         InternalError: The view has no placement (a person's view always has the board's own).
         TimeLimitError: The deadline passed first.
     """
-    from cpsolve.deduce import probabilities_of
-
-    weights = _weigh(view, deadline)
+    weights = weigh(view, deadline)
     if weights is None:
         raise InternalError("the view shown has no mine placement")
-    return Chances(probabilities_of(weights), weights.count, (view.total or 0) - len(view.known_mines))
+    cells = {**dict.fromkeys(promised, Fraction(0)), **probabilities_of(weights)}
+    return ExactChances(cells, weights.count, (view.total or 0) - len(view.known_mines))
 
 
 def safety(view: Position, cells: Iterable[Cell], deadline: float | None = None) -> Fraction:
@@ -102,14 +108,14 @@ def safety(view: Position, cells: Iterable[Cell], deadline: float | None = None)
     taken = frozenset(cells) & view.unknown
     if not taken:
         return Fraction(1)
-    whole = _weigh(view, deadline)
+    whole = weigh(view, deadline)
     if whole is None:
         raise InternalError("the view shown has no mine placement")
-    rest = _weigh(replace(view, unknown=view.unknown - taken), deadline)
+    rest = weigh(replace(view, unknown=view.unknown - taken), deadline)
     return Fraction(rest.count if rest is not None else 0, whole.count)
 
 
-def judge(move: Move, deadline: float | None = None) -> Fraction:
+def judge_move(move: Move, deadline: float | None = None) -> Fraction:
     """Judge a move (sets and returns ``move.safety``): the chance its opened cells were all safe.
 
     Raises:
@@ -125,9 +131,6 @@ def judge(move: Move, deadline: float | None = None) -> Fraction:
 def needed_guess(deal: Deal) -> bool:
     """Whether the board needs a guess from its first click: the perfect player, knowing the
     total, does not clear it (a no-guess board for any player never does)."""
-    from cpsolve.play import play_from
-    from cpsolve.play.casual import Board
-
     board = Board(deal.mines, None, np.ones(deal.mines.shape, dtype=bool))
     return not play_from(board, deal.first, "perfect", True).won
 
@@ -137,9 +140,9 @@ def hint(view: Position, promised: Iterable[Cell] = (), deadline: float | None =
     default generator, so the same view gets the same hint).
 
     Args:
-        view: What was shown (:meth:`cpsolve.game.session.Session.view`).
-        promised: Covered cells the start rule promises safe (the view leaves them out): they
-            are certain moves too.
+        view: What was shown (:meth:`cpsolve.play.session.Session.view`).
+        promised: Cells the start rule promises safe and the view leaves out
+            (:meth:`cpsolve.play.session.Session.promised_left`): they are certain moves too.
         deadline: A ``time.perf_counter()`` value: past it, the best player guesses the safest
             cell without looking ahead.
 
@@ -147,8 +150,6 @@ def hint(view: Position, promised: Iterable[Cell] = (), deadline: float | None =
         InternalError: The view has no placement.
         TimeLimitError: The deadline passed before the view was counted.
     """
-    from cpsolve.play.best import REASONS, advise
-
     advice = advise(view, None, deadline)
     if advice.status == "unknown":
         raise TimeLimitError("the time limit ran out")
@@ -156,7 +157,7 @@ def hint(view: Position, promised: Iterable[Cell] = (), deadline: float | None =
         raise InternalError("the view shown has no mine placement")
     safe = tuple(sorted(set(advice.safe) | set(promised)))
     if safe or advice.guess is None:
-        reason = REASONS["certain"] if advice.safe or not safe else "the start rule: the first click's cells are safe"
+        reason = Reason.CERTAIN.words if advice.safe or not safe else "the start rule: the first click's cells are safe"
         return Hint(safe, advice.mines, reason=reason)
     guess = advice.guess
-    return Hint((), advice.mines, guess.cell, Fraction(guess.safety), REASONS[advice.reason])
+    return Hint((), advice.mines, guess.cell, Fraction(guess.safety), advice.reason.words)

@@ -312,6 +312,12 @@ class Session:
                 state[index] = ABSENT
         return self.game.view(True, state)
 
+    def promised_left(self) -> frozenset[Cell]:
+        """The cells the start rule promises safe that are not cleared yet, flagged ones included: a flag
+        is the person's mark, never a fact, so a flagged start cell is as safe as ever. The view leaves
+        them out (:meth:`view`); the solver's help counts them safe (:mod:`cpsolve.play.assist`)."""
+        return frozenset(cell for cell in self.promised if self.state(cell) != CLEARED)
+
     def summary(self) -> Summary:
         """The counters as the end screen shows them."""
         outcome = "won" if self.won else "lost" if self.lost else "playing"

@@ -20,14 +20,23 @@ from textual.containers import ScrollableContainer
 from textual.geometry import Region
 from textual.widget import Widget
 
-from cpsolve.game.session import SHOWN_EXPLODED, SHOWN_FLAG, SHOWN_MINE, SHOWN_WRONG_FLAG, Session
 from cpsolve.grid import Cell
+from cpsolve.play.session import SHOWN_EXPLODED, SHOWN_FLAG, SHOWN_MINE, SHOWN_WRONG_FLAG, Session
 from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE
 
 if TYPE_CHECKING:
-    from cpsolve.game.assist import Hint
+    from cpsolve.play.assist import Hint
 
-__all__ = ["Board", "BoardHost", "Field", "chance_glyph", "chance_legend", "percent", "cell_name", "CHANCE_SCALE"]
+__all__ = [
+    "Minefield",
+    "MinefieldHost",
+    "Field",
+    "chance_glyph",
+    "chance_legend",
+    "percent",
+    "cell_name",
+    "CHANCE_SCALE",
+]
 
 #: Each number's colour on the light cleared cells (the classic hues, darkened to read on light grey).
 NUMBER_COLOURS = {
@@ -57,7 +66,7 @@ LABEL = Style(color="#8a94a6")
 LABEL_HERE = Style(color="#ffffff", bgcolor="#3b4252", bold=True)
 
 
-class BoardHost(Protocol):
+class MinefieldHost(Protocol):
     """What the board reads of the application it lives in (the game's app): the board draws, the app decides.
 
     Stated here so the board needs nothing of the app's module (which imports the board).
@@ -126,12 +135,12 @@ def cell_name(cell: Cell) -> str:
     return f"row {cell[0] + 1}, col {cell[1] + 1}"
 
 
-class Board(Widget):
+class Minefield(Widget):
     """The minefield with its row and column numbers: draws the session (and the overlays), and
     turns mouse clicks into moves."""
 
     DEFAULT_CSS = """
-    Board { width: auto; height: auto; }
+    Minefield { width: auto; height: auto; }
     """
 
     def __init__(self) -> None:
@@ -139,8 +148,8 @@ class Board(Widget):
         self.cell_width = 3
 
     @property
-    def game(self) -> BoardHost:
-        return self.app  # type: ignore[return-value]  # Textual types it as its base App; this widget lives in a BoardHost
+    def game(self) -> MinefieldHost:
+        return self.app  # type: ignore[return-value]  # Textual types it as its base App; this widget lives in a MinefieldHost
 
     @property
     def label_width(self) -> int:
