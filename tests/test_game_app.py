@@ -278,7 +278,10 @@ def test_the_chances_shown_are_the_librarys_for_the_same_view():
         await go_to(app, pilot, min(cell for cell, chance in expected.cells.items() if chance == 0))
         assert line(app, "status").endswith("certainly safe")
         await press(app, pilot, "space")  # the chances follow the move
-        assert app.shown_chances() is not None and app.shown_chances().cells == assist.chances(session.view(), session.promised_left()).cells
+        assert (
+            app.shown_chances() is not None
+            and app.shown_chances().cells == assist.chances(session.view(), session.promised_left()).cells
+        )
         await press(app, pilot, "p")
         assert app.shown_chances() is None and set(cell_texts(app).values()) <= set("12345678F·") | {""}
         assert line(app, "info") == "mine chances hidden" and not app.query_one("#legend").display

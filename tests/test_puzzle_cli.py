@@ -364,8 +364,6 @@ def test_time_limit_gives_unknown_and_exit_3_after_every_answer(runner, tmp_path
 def test_time_limit_covers_the_reading(runner, tmp_path, monkeypatch):
     import time as time_module
 
-    import cpsolve.deduce
-
     path = write(tmp_path, "3 3 2\n1..\n...\n..1\n", "a.txt")
     # every reading of the clock is an hour on: the reading alone outlasts the limit
     clock = iter(range(0, 10**9, 3600))
