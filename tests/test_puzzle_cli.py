@@ -335,12 +335,12 @@ def _check_chances(rows, data, shown_for) -> None:
 def test_time_limit_gives_unknown_and_exit_3_after_every_answer(runner, tmp_path, monkeypatch):
     import time as time_module
 
-    import cpsolve.deduce
+    from cpsolve.answers import puzzles
 
     first = write(tmp_path, "3 3 2\n1..\n...\n..1\n", "a.txt")
     second = write(tmp_path, "1 1\n2\n", "b.txt")
     # deterministic: during the first analysis, the clock jumps an hour on every reading
-    real_clock, real_analyse = time_module.perf_counter, cpsolve.deduce.analyse
+    real_clock, real_analyse = time_module.perf_counter, puzzles.analyse
     jumps = iter(range(3600, 10**9, 3600))
     state = {"jumping": False, "calls": 0}
     monkeypatch.setattr(time_module, "perf_counter", lambda: real_clock() + (next(jumps) if state["jumping"] else 0))
@@ -363,6 +363,8 @@ def test_time_limit_gives_unknown_and_exit_3_after_every_answer(runner, tmp_path
 
 def test_time_limit_covers_the_reading(runner, tmp_path, monkeypatch):
     import time as time_module
+
+    from cpsolve.answers import puzzles
 
     path = write(tmp_path, "3 3 2\n1..\n...\n..1\n", "a.txt")
     # every reading of the clock is an hour on: the reading alone outlasts the limit
