@@ -21,9 +21,10 @@ import time
 
 from cp_families import families
 
-from cpsolve.layout.bounds import BEYOND_COVERS, Layers, layer_bound, moat_bound
 from cpsolve.layout.corridors import corridor_bound
 from cpsolve.layout.dilation import dilation_bound
+from cpsolve.layout.layers import BEYOND_COVERS, Layers, layer_bound
+from cpsolve.layout.moats import moat_bound
 from cpsolve.layout.reasoning import reason
 
 #: Each rule's bound on N from the reasoning and the terminals (0 where the layer rule finds no Z at all).

@@ -53,7 +53,9 @@ def prim_cheapest(reasoning: Reasoning, roots: int) -> tuple[int, int]:
 
 def least_tree(reasoning: Reasoning) -> int | None:
     """The cells the least tree opens (None when it has more groups than the growth computes it for)."""
-    cells = growth._least_tree(reasoning, reasoning.regions[0], reasoning.click, time.perf_counter() + 600)
+    cells = growth._least_tree(
+        reasoning, reasoning.regions[0], reasoning.click, time.perf_counter() + 600, growth.MAX_TREE_GROUPS
+    )
     if cells is None:
         return None
     return len({near for cell in cells for near in reasoning.closed[cell]})
@@ -63,14 +65,9 @@ def solved_at(problem, safe: int, no_tree: bool) -> str:
     """The pipeline's verdict and seconds (10 s) at N = `safe`, with or without the least tree."""
     cells = sum(len(line) - line.count("#") for line in problem.template)
     at_n = problem.__class__(problem.rows, problem.cols, cells - safe, problem.template, problem.click)
-    kept = growth.MAX_TREE_GROUPS
-    if no_tree:
-        growth.MAX_TREE_GROUPS = 0
-    try:
-        started = time.perf_counter()
-        result = solve(at_n, "cp", SolveOptions(time_limit=10.0))
-    finally:
-        growth.MAX_TREE_GROUPS = kept
+    started = time.perf_counter()
+    groups = 0 if no_tree else growth.MAX_TREE_GROUPS
+    result = solve(at_n, "cp", SolveOptions(time_limit=10.0, least_tree_groups=groups))
     return f"  N={safe}: {result.status.value} {time.perf_counter() - started:.2f}s"
 
 

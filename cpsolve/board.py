@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
+from cpsolve.words import describe_char
 
 __all__ = ["Board", "MINE", "SAFE", "CLICK", "HOLE"]
 
@@ -82,8 +83,6 @@ class Board:
         allowed = set(mine_chars + SAFE + CLICK + HOLE)
         for row in rows:
             if not allowed.issuperset(row):
-                from cpsolve.words import describe_char
-
                 raise ValueError(f"unexpected character {describe_char(min(set(row) - allowed))}")
         codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(len(rows), width)
         mines = np.isin(codes, np.frombuffer(mine_chars.encode("ascii"), dtype=np.uint8))

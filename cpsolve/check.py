@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from cpsolve.board import Board
 from cpsolve.formats.codejam import IMPOSSIBLE, UNKNOWN, LayoutCase, OutputCase, read_layout_cases, read_layout_output
+from cpsolve.layout.greedy import is_possible
+from cpsolve.reveal import judge
 from cpsolve.symbols import CLICK, MINE, SAFE
 
 __all__ = ["Rejection", "CheckReport", "judge_case", "check_files"]
@@ -40,9 +43,6 @@ class CheckReport:
 
 def judge_case(case: LayoutCase, lines: tuple[str, ...]) -> str | None:
     """Judge one case's answer lines; None when accepted, else the reason."""
-    from cpsolve.board import Board
-    from cpsolve.layout.greedy import is_possible
-    from cpsolve.reveal import judge
 
     possible = is_possible(case.rows, case.cols, case.mines)
     if len(lines) == 1 and lines[0] == IMPOSSIBLE:

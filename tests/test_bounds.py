@@ -15,19 +15,12 @@ from pathlib import Path
 import pytest
 from bruteforce import flood_reveal, king_neighbours
 
-import cpsolve.layout.bounds as bounds_module
 from cpsolve.layout import LayoutProblem, SolveOptions, Status, solve
-from cpsolve.layout.bounds import (
-    BEYOND_COVERS,
-    Layers,
-    apply_bounds,
-    check_bounds,
-    crossing_minima,
-    layer_bound,
-    moat_bound,
-)
+from cpsolve.layout.bounds import apply_bounds, check_bounds
 from cpsolve.layout.corridors import corridor_bound
 from cpsolve.layout.dilation import dilation_bound
+from cpsolve.layout.layers import BEYOND_COVERS, LayerLimits, Layers, crossing_minima, layer_bound
+from cpsolve.layout.moats import moat_bound
 from cpsolve.layout.reasoning import distances_within, reason
 
 
@@ -393,7 +386,7 @@ def test_crossing_minima_match_the_plain_count(seed):
                 assert (None if value > 10**9 else value) == plain.get(j), (root, kind, j)
 
 
-def test_crossing_layers_in_a_corridor_that_turns(monkeypatch):
+def test_crossing_layers_in_a_corridor_that_turns():
     """A corridor 3 wide that turns back once: one cell a layer gave 20 (the moats too); each layer's crossing
     taken alone gives 27, chained from layer to layer 29 (CP-SAT's fewest safe cells: 30), proving N = 28
     Impossible; the corridor rule reaches 30 and proves N = 29 Impossible too."""
@@ -418,8 +411,9 @@ def test_crossing_layers_in_a_corridor_that_turns(monkeypatch):
     assert bounds.layers["corridor"] == 30
     assert bounds.impossible is not None and "at least 30 safe cells" in bounds.impossible
     assert check_bounds(reason(LayoutProblem(9, 13, cells - 30, template=template))).impossible is None
-    monkeypatch.setattr(bounds_module, "NARROW", 0)  # no layer chained: each crossing on its own
-    assert check_bounds(reason(LayoutProblem(9, 13, cells - 28, template=template))).layers["layer"] == 27
+    alone = LayerLimits(narrow=0)  # no layer chained: each crossing on its own
+    problem = LayoutProblem(9, 13, cells - 28, template=template)
+    assert check_bounds(reason(problem), limits=alone).layers["layer"] == 27
 
 
 #: A maze of 6 x 6 rooms, corridors 3 wide, walls of holes (benchmarks/cp_families.py, seed 7).
@@ -452,7 +446,7 @@ MAZE_ROOMS_6 = (
 )
 
 
-def test_layer_rule_counts_the_cells_beside_the_last_terminal(monkeypatch):
+def test_layer_rule_counts_the_cells_beside_the_last_terminal():
     """Z meets N[t] for the farthest terminal t, so the layer after the path's last holds t and the cells
     around a zero cell next to it: on this maze that makes the layer rule 108, not 107, and proves N = 107
     Impossible; the pipeline builds a board with 111 safe cells."""
@@ -464,8 +458,12 @@ def test_layer_rule_counts_the_cells_beside_the_last_terminal(monkeypatch):
     assert built.status is Status.POSSIBLE  # the backend's judge has checked the board
 
     # with no way of covering kept, the rule stops at the layer's terminals alone: the rule before
-    monkeypatch.setattr(bounds_module, "BEYOND_COVERS", 0)
-    assert check_bounds(reason(LayoutProblem(25, 25, cells - 107, template=MAZE_ROOMS_6))).layers["layer"] == 107
+    assert (
+        check_bounds(
+            reason(LayoutProblem(25, 25, cells - 107, template=MAZE_ROOMS_6)), limits=LayerLimits(beyond_covers=0)
+        ).layers["layer"]
+        == 107
+    )
 
 
 def test_corridor_rule_meets_the_least_route_in_a_maze():

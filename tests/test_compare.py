@@ -3,7 +3,8 @@
 import json
 
 from cpsolve.cli import app
-from cpsolve.layout import LayoutResult, Status, register_backend
+from cpsolve.layout import LayoutResult, Status
+from cpsolve.layout.backends import register_backend
 from cpsolve.layout.greedy import greedy_board, is_possible
 
 

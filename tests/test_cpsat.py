@@ -162,14 +162,15 @@ def test_time_limit_gives_unknown_never_impossible(problem, dominance):
 def test_phase_without_time_gives_unknown(monkeypatch):
     """Time that runs out between phases: the model phases are skipped, and the verdict is UNKNOWN."""
     from cpsolve.layout import grow as grow_module
+    from cpsolve.layout import phases as phases_module
 
-    def slow_grow(analysis, deadline, seed=0, max_restarts=None, tree_deadline=None, tight=False):
+    def slow_grow(analysis, deadline, seed=0, max_restarts=None, tree_deadline=None, tight=False, max_tree_groups=8):
         import time
 
         time.sleep(0.6)  # overrun the whole limit of 0.5 s
         return grow_module.GrowResult(None, None, 0)
 
-    monkeypatch.setattr(grow_module, "grow", slow_grow)
+    monkeypatch.setattr(phases_module, "grow", slow_grow)
     # N = 48 is past the exhaustive search's reach, so the heuristic runs (and fails)
     result = cp(LayoutProblem(7, 7, 1), dominance="none", time_limit=0.5)
     assert result.status is Status.UNKNOWN and result.stats["phase"] is None

@@ -96,7 +96,7 @@ def test_least_tree_along_a_row_is_the_straight_path():
     straight path of zero cells from column 2 to 11, which opens columns 1 to 12 of three rows (36)."""
     problem = LayoutProblem(7, 16, 0, _template(16, (3, 2), [(3, 12)])[:7], None)
     reasoning = reason(problem)
-    zero = grow_module._least_tree(reasoning, reasoning.regions[0], reasoning.click, time.perf_counter() + 10)
+    zero = grow_module._least_tree(reasoning, reasoning.regions[0], reasoning.click, time.perf_counter() + 10, 8)
     assert zero is not None and zero[0] == (3, 2)
     assert sorted(zero) == [(3, col) for col in range(2, 12)]
     assert len(_opened(reasoning, zero)) == 3 * 12
@@ -119,7 +119,7 @@ def test_least_tree_is_a_winning_zero_set(seed, pinned):
     probe = reason(LayoutProblem(size, size, 0, template, None))
     if not probe.regions:
         return
-    zero = grow_module._least_tree(probe, probe.regions[0], probe.click, time.perf_counter() + 10)
+    zero = grow_module._least_tree(probe, probe.regions[0], probe.click, time.perf_counter() + 10, 8)
     if zero is None:
         return
     assert (zero[0] == probe.click) if pinned else (probe.click is None)
@@ -153,7 +153,7 @@ TIGHT = (
 )
 
 
-def test_a_tight_growth_starts_from_the_least_tree(monkeypatch):
+def test_a_tight_growth_starts_from_the_least_tree():
     """N = 62 on TIGHT: the growth finds a board once Prim's first tree runs past N (its second
     growth); with the least tree turned off, 40 growths find none."""
     problem = LayoutProblem(14, 14, 14 * 14 - 62, TIGHT, None)
@@ -166,8 +166,7 @@ def test_a_tight_growth_starts_from_the_least_tree(monkeypatch):
     # starts from the least tree
     assert grow(reasoning, time.perf_counter() + 60, seed=0, max_restarts=1, tight=True).zero is not None
     assert grow(reasoning, time.perf_counter() + 60, seed=0, max_restarts=1).zero is None
-    monkeypatch.setattr(grow_module, "MAX_TREE_GROUPS", 0)
-    assert grow(reasoning, time.perf_counter() + 60, seed=0, max_restarts=40).zero is None
+    assert grow(reasoning, time.perf_counter() + 60, seed=0, max_restarts=40, max_tree_groups=0).zero is None
 
 
 def test_the_pipeline_builds_the_tight_board():
@@ -179,7 +178,7 @@ def test_the_pipeline_builds_the_tight_board():
     assert result.stats["phase"] == "heuristic"
 
 
-def test_a_tight_growth_with_a_free_click_starts_from_the_least_tree(monkeypatch):
+def test_a_tight_growth_with_a_free_click_starts_from_the_least_tree():
     """No click pinned, 4 fixed safe cells on 10 x 10, N = 31: the least tree joins the fixed safe cells
     (its root the click); without it, 40 growths find no board."""
     template = ("????????.?", "?.????????", "??????????", ".?????????", "??????????")
@@ -189,5 +188,4 @@ def test_a_tight_growth_with_a_free_click_starts_from_the_least_tree(monkeypatch
     grown = grow(reasoning, time.perf_counter() + 60, seed=0, max_restarts=40)
     assert grown.zero is not None and grown.restarts == 2
     assert problem_violation(problem, board_from_zero_set(problem, reasoning, grown.zero, grown.click)) is None
-    monkeypatch.setattr(grow_module, "MAX_TREE_GROUPS", 0)
-    assert grow(reasoning, time.perf_counter() + 60, seed=0, max_restarts=40).zero is None
+    assert grow(reasoning, time.perf_counter() + 60, seed=0, max_restarts=40, max_tree_groups=0).zero is None

@@ -39,6 +39,7 @@ def _forget_interrupt() -> None:
 # (typer, rich: a tenth of a second) is one line and exit 130 too, not a traceback from an import.
 try:
     from cpsolve.cli.app import app
+    from cpsolve.interrupt import answered, caused_by_interrupt, exit_after_answer
 except KeyboardInterrupt:
     _interrupted()
 
@@ -51,15 +52,11 @@ def main() -> None:
     """
     try:
         try:
-            from cpsolve.interrupt import exit_after_answer
-
             exit_after_answer()
             app()
         except KeyboardInterrupt:  # before a command holds Ctrl-C (typer building the commands)
             _answered_or_interrupted()
         except Exception as error:
-            from cpsolve.interrupt import caused_by_interrupt
-
             # an import interrupted half-way may fail with an error of its own, caused by the Ctrl-C
             if caused_by_interrupt(error):
                 _interrupted()
@@ -67,7 +64,6 @@ def main() -> None:
     except SystemExit as done:
         if done.code == 130:  # said by a command, or by typer, which turns a Ctrl-C into exit 130
             _forget_interrupt()
-            from cpsolve.interrupt import answered
 
             if answered():  # typer's own 130, for a press after the command ended with its whole answer
                 raise SystemExit(0) from None
@@ -77,7 +73,6 @@ def main() -> None:
 def _answered_or_interrupted() -> None:
     """A Ctrl-C that reached the top: after a command ended with its whole answer, it changes nothing
     (exit 0); before, it is one line and exit 130."""
-    from cpsolve.interrupt import answered
 
     if answered():
         _forget_interrupt()

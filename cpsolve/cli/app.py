@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
+from cpsolve import __version__
 from cpsolve.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, CpsolveError
-from cpsolve.interrupt import caused_by_interrupt
+from cpsolve.interrupt import answered, caused_by_interrupt, interrupts_stop_solves, mark_answered
 from cpsolve.words import one_line
 
 if TYPE_CHECKING:
@@ -113,7 +114,6 @@ class _ReportingGroup(TyperGroup):
             raise usage_failure(error) from None
 
     def invoke(self, ctx: Any) -> Any:
-        from cpsolve.interrupt import answered, interrupts_stop_solves, mark_answered
 
         result = None
         ending: typer.Exit | None = None
@@ -185,8 +185,6 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
-        from cpsolve import __version__
-
         typer.echo(f"cpsolve {__version__}")
         raise typer.Exit(0)
 

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from cpsolve.cli.app import app
+from cpsolve.words import counted, decimal_text, shorten
 
 __all__ = ["check"]
 
@@ -18,7 +19,6 @@ def check(
 ) -> None:
     """Judge a layout output: any winning board is accepted, Impossible only where none exists."""
     from cpsolve.check import check_files
-    from cpsolve.words import counted, decimal_text, shorten
 
     report = check_files(input_file, output_file)
     for rejection in report.rejections:

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from cpsolve.answers.checks import check_count, check_time_limit
+from cpsolve.answers.layouts import check_board_size
 from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_JOBS,
@@ -21,8 +22,21 @@ from cpsolve.cli.options import (
     check_resume,
     store_side_files,
 )
+from cpsolve.cli.tables import print_comparison, progress_bar
 from cpsolve.errors import EXIT_BAD_INPUT, InputError, UsageError
-from cpsolve.layout import Dominance, Encoding, ModelKind
+from cpsolve.layout import (
+    BACKENDS,
+    MODEL_VARIANTS,
+    PHASES,
+    Dominance,
+    Encoding,
+    ModelKind,
+    SolveOptions,
+    check_options,
+    parse_phases,
+    phases_text,
+)
+from cpsolve.sweep import cases as sweep_cases
 
 __all__ = ["compare"]
 
@@ -74,11 +88,7 @@ def compare(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Run backends over whole ranges of boards, judge every board, and compare the verdicts."""
-    from cpsolve.answers.layouts import check_board_size
-    from cpsolve.cli.tables import print_comparison, progress_bar
-    from cpsolve.layout import SolveOptions, parse_phases
-    from cpsolve.sweep import cases as sweep_cases
-    from cpsolve.sweep.session import LayoutSweep, available_cores
+    from cpsolve.sweep.session import LayoutSweep, available_cores  # the engine (numpy, Dask), when it runs
 
     row_range = sweep_cases.parse_range(rows, "rows")
     col_range = sweep_cases.parse_range(cols, "cols")
@@ -138,12 +148,13 @@ def _backend_names(text: str) -> list[str]:
     imported, and a thread started before the sweep holds Ctrl-C takes Ctrl-C in the middle of a
     solve (:mod:`cpsolve.interrupt`). The sweep imports it, with Ctrl-C held.
     """
-    from cpsolve.layout import BACKENDS, MODEL_VARIANTS, backend_function
 
     names = [name.strip() for name in text.split(",") if name.strip()]
     for name in names:
         if name in BACKENDS or name in MODEL_VARIANTS:
             continue
+        from cpsolve.layout.backends import backend_function  # numpy: only for a name that is not built in
+
         try:
             backend_function(name)  # a backend registered at run time (the tests' fakes), or unknown: nothing imported
         except UsageError:
@@ -160,7 +171,6 @@ def _backend_names(text: str) -> list[str]:
 
 def _check_cp_options(names: list[str], options: Any) -> None:
     """CP options that no backend of the sweep would use, or that the cp backend refuses, are usage errors."""
-    from cpsolve.layout import MODEL_VARIANTS, PHASES, ModelKind, check_options, phases_text
 
     given = [
         name

@@ -12,6 +12,7 @@ import typer
 
 from cpsolve.cli.app import app
 from cpsolve.cli.options import check_output_paths, store_side_files
+from cpsolve.cli.tables import print_comparison
 from cpsolve.errors import EXIT_BAD_INPUT
 
 __all__ = ["report"]
@@ -31,7 +32,6 @@ def report(
     ] = None,
 ) -> None:
     """Rebuild the last sweep's table and reports from a results store, without solving anything."""
-    from cpsolve.cli.tables import print_comparison
     from cpsolve.sweep import report as reports
 
     check_output_paths(

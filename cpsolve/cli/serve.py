@@ -9,6 +9,7 @@ import typer
 from cpsolve.answers.checks import check_count, check_time_limit
 from cpsolve.cli.app import app
 from cpsolve.cli.options import MAX_WORKERS
+from cpsolve.errors import InputError, UsageError
 
 __all__ = ["serve"]
 
@@ -44,7 +45,6 @@ def serve(
     prints its address. Exit 130 after Ctrl-C, once the server has stopped.
     """
     # (the backslash before [web] keeps --help's rich markup from reading it as a style and dropping it)
-    from cpsolve.errors import InputError, UsageError
 
     check_count(workers, "workers", MAX_WORKERS)
     check_count(queue, "queue", 100_000)

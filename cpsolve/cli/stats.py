@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cpsolve.answers.checks import check_count, check_seed
+from cpsolve.answers.checks import check_count
 from cpsolve.cli.app import app
 from cpsolve.cli.options import (
     MAX_GAMES,
@@ -23,7 +23,9 @@ from cpsolve.cli.options import (
     check_resume,
     parse_cell,
 )
+from cpsolve.cli.tables import progress_bar
 from cpsolve.errors import InputError, UsageError
+from cpsolve.interrupt import interrupts_between_solves
 
 if TYPE_CHECKING:
     from cpsolve.generate import GameSettings
@@ -80,8 +82,7 @@ def stats(
 
     With --player best: the share it wins, guessing when stuck, with the mean guesses and seconds per game.
     """
-    from cpsolve.formats import boards as writers
-    from cpsolve.words import counted
+    from cpsolve.answers import stats as answers  # the engine, imported when the command runs (cpsolve.cli)
 
     if random is None:
         if board_file is None:
@@ -91,18 +92,8 @@ def stats(
         ]
         if given:
             raise UsageError(f"{', '.join(given)} applies to --random only, not to a FILE of boards")
-        from cpsolve.formats.casual import read_casual_boards
-        from cpsolve.generate import openings_and_3bv
-        from cpsolve.play.casual import Board
-
-        for item in read_casual_boards(board_file):
-            board = Board.from_rows(list(item.rows), mine_chars="M*")
-            openings, bbbv = openings_and_3bv(board.mines, board.present)
-            values = (item.number, bbbv, openings, board.safe_count)
-            if output_format is OutputFormat.json:
-                typer.echo(json.dumps(writers.board_stats_json(*values)))
-            else:
-                typer.echo(writers.board_stats_text(*values))
+        for board in answers.board_stats(board_file):
+            typer.echo(json.dumps(board.json()) if output_format is OutputFormat.json else board.text())
             sys.stdout.flush()
         raise typer.Exit(0)
     if board_file is not None:
@@ -111,26 +102,16 @@ def stats(
     check_output_path(store_path, "--store")
     check_resume(resume, store_path)
     check_count(games, "games", MAX_GAMES)
-    check_seed(seed)
-    from cpsolve.generate import GameSettings, summarise_games
-
     click = parse_cell(first, "--first") if first is not None else None
-    if player.value == "best" and no_total:
-        raise UsageError("--player best always knows the total: drop --no-total")
-    settings = GameSettings(*random, player.value, not no_total, click, start.value, seed).check()
-    resumed = None
+    settings = answers.game_settings(
+        *random, player=player.value, no_total=no_total, first=click, start=start.value, seed=seed
+    )
     if jobs > 1 or scheduler or store_path:
         summary, resumed = _games_as_sweep(settings, games, jobs, scheduler, store_path, resume, quiet)
+        answer = answers.RandomStats(summary, resumed)
     else:
-        summary = summarise_games(settings, games)
-    if output_format is OutputFormat.json:
-        typer.echo(
-            json.dumps({**writers.random_stats_json(summary), **({} if resumed is None else {"resumed": resumed})})
-        )
-    else:
-        typer.echo(writers.random_stats_text(summary))
-        if resumed:
-            typer.echo(f"resumed {counted(resumed, 'game')} from the store")
+        answer = answers.random_stats(settings, games)
+    typer.echo(json.dumps(answer.json()) if output_format is OutputFormat.json else answer.text())
     raise typer.Exit(0)
 
 
@@ -144,9 +125,7 @@ def _games_as_sweep(
     quiet: bool,
 ) -> tuple[dict, int]:
     """The games as tasks of a sweep (here, on a local Dask cluster or a remote one), kept in the store if asked."""
-    from cpsolve.cli.tables import progress_bar
-    from cpsolve.interrupt import interrupts_between_solves
-    from cpsolve.sweep.session import run_game_sweep
+    from cpsolve.sweep.session import run_game_sweep  # the engine (Dask), imported when the command runs
 
     # the progress bar's thread is started with Ctrl-C held, as the sweep holds it
     with interrupts_between_solves(), progress_bar(games, quiet) as advance:

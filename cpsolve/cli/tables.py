@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from cpsolve.words import counted
+
 if TYPE_CHECKING:
     from cpsolve.sweep.compare import Comparison
 
@@ -42,7 +44,6 @@ def print_comparison(result: Comparison, elapsed: float, where: str, rebuilt: bo
     from rich.table import Table
 
     console = Console(highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
-    from cpsolve.words import counted
 
     resumed = f" ({result.resumed} from the store)" if result.resumed else ""
     cases = counted(result.cases, "case")

@@ -22,7 +22,7 @@ from cpsolve.deduce import engine
 from cpsolve.deduce.position import Cell, Position
 from cpsolve.deduce.view import View
 from cpsolve.deduce.weights import Weights, probabilities_of, weigh
-from cpsolve.errors import TimeLimitError, check_deadline
+from cpsolve.errors import InternalError, TimeLimitError, check_deadline
 from cpsolve.outcome import Status
 
 __all__ = ["Analysis", "Chances", "analyse"]
@@ -138,8 +138,6 @@ def analyse(
         if count or exact:
             weights = weigh(position if isinstance(position, Position) else view.position(), deadline)
             if weights is None:
-                from cpsolve.errors import InternalError
-
                 raise InternalError("the exact count found no solution where the fast engine found one")
     except TimeLimitError:
         return Analysis(Status.UNKNOWN)

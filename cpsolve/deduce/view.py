@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
+from cpsolve.deduce.position import on_grid
 from cpsolve.grid import Cell, PaddedGrid
 
 if TYPE_CHECKING:
@@ -84,7 +85,6 @@ def _indices(grid: PaddedGrid, cells: Iterable[Cell]) -> np.ndarray:
 
 def view_position(state: bytes | bytearray, shown: bytes | bytearray, grid: PaddedGrid, total: int) -> Position:
     """The position a flat view shows (absent cells are holes; `total` -1 when unknown)."""
-    from cpsolve.deduce.position import on_grid
 
     flat = np.frombuffer(state, dtype=np.uint8)
     clues = np.flatnonzero(flat == CLEARED)

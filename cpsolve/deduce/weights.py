@@ -30,7 +30,9 @@ from cpsolve.deduce.count import (
     unpack,
 )
 from cpsolve.deduce.position import Cell, Component, Position, Reduction, reduce_position
-from cpsolve.errors import check_deadline
+from cpsolve.deduce.search import enumerate_component, solve_position
+from cpsolve.errors import TimeLimitError, check_deadline
+from cpsolve.outcome import Status
 
 __all__ = ["Weights", "weigh", "probabilities_of", "backbone", "solution_of"]
 
@@ -47,8 +49,6 @@ def _count(component: Component, by_mines: bool, deadline: float | None) -> Comp
     try:
         return count_component(component, by_mines, deadline)
     except FrontierTooWide:
-        from cpsolve.deduce.search import enumerate_component
-
         return enumerate_component(component, by_mines, deadline)
 
 
@@ -272,10 +272,6 @@ def solution_of(position: Position, deadline: float | None = None) -> frozenset[
     try:
         return _placement(reduction, deadline)
     except FrontierTooWide:
-        from cpsolve.deduce.search import solve_position
-        from cpsolve.errors import TimeLimitError
-        from cpsolve.outcome import Status
-
         status, solution = solve_position(position, deadline)
         if status is Status.UNKNOWN:
             raise TimeLimitError("the time limit ran out") from None

@@ -27,11 +27,12 @@ from functools import cached_property
 from typing import Any
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
-from cpsolve.deduce import Analysis, Position, View
+from cpsolve.deduce import Analysis, Chances, Position, View
 from cpsolve.errors import InputError
 from cpsolve.formats.grids import ruled, ruled_width
 from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.formats.values import ascii_int
+from cpsolve.grid import PaddedGrid
 from cpsolve.outcome import Status
 from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
 from cpsolve.words import counted, decimal_text, describe_char, shorten
@@ -280,8 +281,6 @@ def _view(rows: list[str], total: int | None) -> View:
     """
     import numpy as np
 
-    from cpsolve.grid import PaddedGrid
-
     grid = PaddedGrid(len(rows), len(rows[0]))
     chars = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(grid.rows, grid.cols)
     state_of, number_of = _tables()
@@ -363,8 +362,6 @@ def _one_based(cells: frozenset[tuple[int, int]]) -> list[list[int]]:
 def _probability_rows(view: View, chances: Mapping[tuple[int, int], float | Fraction]) -> list[list[float | None]]:
     """Rows of probabilities: 1 on known mines, null on clues and holes."""
     import numpy as np
-
-    from cpsolve.deduce import Chances
 
     grid = view.grid
     if isinstance(chances, Chances):

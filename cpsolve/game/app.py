@@ -40,6 +40,7 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
+from cpsolve.errors import TimeLimitError
 from cpsolve.game.minefield import GUESS_MARK, MINE_MARK, SAFE_MARK, Field, Minefield, cell_name, chance_legend, percent
 from cpsolve.grid import Cell
 from cpsolve.play import assist
@@ -775,7 +776,6 @@ def end_text(summary: Summary, session: Session, needed: bool | None) -> Text:
 
 def _failure(error: Exception, limit: float) -> str:
     """What a failed job says: the time limit, or the error itself."""
-    from cpsolve.errors import TimeLimitError
 
     if isinstance(error, TimeLimitError):
         return f"the time limit ({limit:g} s) ran out"

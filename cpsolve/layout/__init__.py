@@ -1,8 +1,8 @@
 """One-click layout backends behind one registry and one result type.
 
-A backend is a function ``solve(problem, options) -> LayoutResult``. :func:`solve` looks the
-backend up by name (importing it only then), runs it, and sends every board it returns through
-the one-click judge and the problem's own conditions before anyone can print it.
+A backend is a function ``solve(problem, options) -> LayoutResult``, registered by name in
+:mod:`cpsolve.layout.backends`. :func:`solve` looks the backend up by name, runs it, and sends every
+board it returns through the one-click judge and the problem's own conditions before anyone can print it.
 
 Example:
     >>> from cpsolve.layout import LayoutProblem, solve
@@ -13,7 +13,6 @@ Example:
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,8 +44,6 @@ __all__ = [
     "phases_under",
     "UnsupportedProblem",
     "WrongBoardError",
-    "register_backend",
-    "backend_function",
     "problem_violation",
     "check_options",
     "BACKENDS",
@@ -229,6 +226,9 @@ class SolveOptions:
             when the name ends in ``txt``, such as ``.txt`` or ``.pbtxt``, binary otherwise), or
             the MiniZinc data file for the minizinc backend.
         log: Send CP-SAT's own search log to stderr.
+        least_tree_groups: The constructive search starts from the least tree joining the fixed safe cells
+            (:mod:`cpsolve.layout.steiner`) when they fall into at most this many groups (0: never; for measuring
+            what the tree brings, ``benchmarks/open_gaps.py``).
     """
 
     time_limit: float = 60.0
@@ -242,6 +242,7 @@ class SolveOptions:
     model: str = ModelKind.STRONG.value
     export_model: str | None = None
     log: bool = False
+    least_tree_groups: int = 8
 
 
 @dataclass
@@ -330,50 +331,13 @@ def phases_text(phases: tuple[str, ...]) -> str:
     return ",".join(phases)
 
 
-#: Backend name -> "module:function". The first entry is the default backend.
-BACKENDS: dict[str, str] = {
-    "greedy": "cpsolve.layout.greedy:solve",
-    "cp": "cpsolve.layout.cpsat:solve",
-    "minizinc": "cpsolve.layout.minizinc:solve",
-}
+#: The backends' names, the default first (:mod:`cpsolve.layout.backends` holds their functions).
+BACKENDS: tuple[str, ...] = ("greedy", "cp", "minizinc")
 
 #: Backend names for comparing the encodings (``compare --backends cp:levels,cp:flow,cp:cuts``):
 #: ``cp:ENCODING`` is the cp backend's model alone under that encoding (``--dominance none``,
 #: ``--phases none``), so a sweep times the encoding itself, not the phases that usually decide first.
 MODEL_VARIANTS: dict[str, str] = {f"cp:{encoding.value}": encoding.value for encoding in Encoding}
-
-_registered: dict[str, BackendFunction] = {}
-
-
-def _model_variant(encoding: str) -> BackendFunction:
-    """The cp backend with no phase before the model, dominance none and `encoding` (see MODEL_VARIANTS)."""
-    from dataclasses import replace
-
-    def solve_model(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
-        alone = replace(options, encoding=encoding, dominance=Dominance.NONE.value, phases=NO_PHASES)
-        return backend_function("cp")(problem, alone)
-
-    return solve_model
-
-
-def register_backend(name: str, function: BackendFunction) -> None:
-    """Register a backend function under a name (tests use this to add fakes)."""
-    _registered[name] = function
-
-
-def backend_function(name: str) -> BackendFunction:
-    """The solve function of a backend, importing its module on first use."""
-    if name in _registered:
-        return _registered[name]
-    if name in MODEL_VARIANTS:
-        _registered[name] = _model_variant(MODEL_VARIANTS[name])
-        return _registered[name]
-    if name not in BACKENDS:
-        raise UsageError(f"unknown backend {name!r}; choose from {', '.join([*BACKENDS, *MODEL_VARIANTS])}")
-    module_name, function_name = BACKENDS[name].split(":")
-    function = getattr(importlib.import_module(module_name), function_name)
-    _registered[name] = function
-    return function
 
 
 #: The most cells a CP backend takes for a template, a pinned click or ``--dominance none``: its
@@ -512,7 +476,8 @@ def solve(problem: LayoutProblem, backend: str = "greedy", options: SolveOptions
 
     Args:
         problem: The problem.
-        backend: A name from BACKENDS (or one registered with register_backend).
+        backend: A name from BACKENDS or MODEL_VARIANTS (or one registered with
+            :func:`cpsolve.layout.backends.register_backend`).
         options: Backend settings; defaults when None.
 
     Returns:
@@ -523,6 +488,9 @@ def solve(problem: LayoutProblem, backend: str = "greedy", options: SolveOptions
         UnsupportedProblem: The backend cannot solve this kind of problem.
         WrongBoardError: The backend produced a board the judge rejects (a bug).
     """
+    # the backends import this package's types: their registry is read when a problem is solved
+    from cpsolve.layout.backends import backend_function
+
     problem.check()
     function = backend_function(backend)
     started = time.perf_counter()

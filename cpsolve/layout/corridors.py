@@ -12,7 +12,7 @@ So S & L_j holds (N[Q_{j-1}] | N[Q_j] | N[Q_{j+1}] | T_j) & L_j. This rule count
 cells of Q_j in L_{j-1} and L_j, those of Q_{j+1} in L_j and L_{j+1}, and w_{j-1} and y_{j-1} open
 (leaving out the rest only lowers the count). The least of the sum over a <= j <= b
 of these counts, over every choice of the stretches, bounds N (with the root for a = 1, and layer
-b + 1 as :func:`cpsolve.layout.bounds._beyond` counts it, with N[w_b] there too). A dynamic
+b + 1 as :func:`cpsolve.layout.layers._beyond` counts it, with N[w_b] there too). A dynamic
 programme finds it layer by layer: a *passage* (w_j, y_j, q_j) is the pair with the cells that a
 stretch between them opens in L_j and L_{j-1} (``q_j``, a bit mask over both layers), one for each
 least such mask (:func:`_stretches`: a search over the cells of L_{j-1} and L_j that may be zero,
@@ -23,7 +23,7 @@ The layer rule charges a layer the cells of its first step in and out; where the
 a corridor, it must also cross the layer's width, and that is what this rule adds (a maze of 6 x 6
 rooms with corridors 3 wide: 109, CP-SAT's least N, where the layer rule has 107). Layers wider than
 ``CORRIDOR_WIDTH`` cells, or with more than ``PASSAGES`` passages, are counted as the layer rule
-counts a layer alone (:meth:`cpsolve.layout.bounds.Crossings.brought`), their neighbours' passages
+counts a layer alone (:meth:`cpsolve.layout.layers.Crossings.brought`), their neighbours' passages
 then not chained through them (a layer next to one keeps the layer rule's least step in or out as a
 floor): every layer is counted once, so the sum is still a bound.
 """
@@ -46,7 +46,7 @@ __all__ = ["LayerSource", "corridor_bound"]
 
 
 class CrossingCounts(Protocol):
-    """The layer rule's minima for one root's layers (:class:`cpsolve.layout.bounds.Crossings`)."""
+    """The layer rule's minima for one root's layers (:class:`cpsolve.layout.layers.Crossings`)."""
 
     enter: np.ndarray
     leave: np.ndarray
@@ -55,7 +55,7 @@ class CrossingCounts(Protocol):
 
 
 class LayerSource(Protocol):
-    """Distances from a root and their crossing minima (:class:`cpsolve.layout.bounds.Layers`), computed
+    """Distances from a root and their crossing minima (:class:`cpsolve.layout.layers.Layers`), computed
     once and shared with the layer rule (this module cannot import that one, which imports this)."""
 
     def of(self, root: Cell) -> dict[Cell, int]: ...
@@ -92,7 +92,7 @@ def corridor_bound(
         roots: The terminals tried as roots.
         layers: The layer rule's distances and crossing minima, shared with it.
         beyond_covers: The most ways of covering the terminals past the last layer that are kept
-            (:data:`cpsolve.layout.bounds.BEYOND_COVERS`).
+            (:data:`cpsolve.layout.layers.BEYOND_COVERS`).
         deadline: A ``time.perf_counter()`` value after which no more roots are tried.
     """
     best = 0
@@ -302,7 +302,7 @@ class _Corridors:
         return best
 
     def _beyond(self, last_cell: Cell | None) -> int:
-        """Layer last + 1 (:func:`cpsolve.layout.bounds._beyond`), with N[w_b] there when w_b is known."""
+        """Layer last + 1 (:func:`cpsolve.layout.layers._beyond`), with N[w_b] there when w_b is known."""
         layer = self.last + 1
         covers = [self.marked.get(layer, 0)]
         for t in sorted(t for t in self.terminals if self.distance.get(t) == layer):

@@ -30,8 +30,9 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpsolve import interrupt
-from cpsolve.errors import InputError, parameter
+from cpsolve.errors import InputError, TimeLimitError, parameter
 from cpsolve.layout import (
+    MAX_MODEL_CELLS,
     PHASES,
     Dominance,
     Encoding,
@@ -45,6 +46,7 @@ from cpsolve.layout import (
     UnsupportedProblem,
     phases_under,
 )
+from cpsolve.layout.bounds import apply_bounds
 from cpsolve.layout.model import (
     OneClickModel,
     add_cut,
@@ -55,7 +57,7 @@ from cpsolve.layout.model import (
     zero_components,
 )
 from cpsolve.layout.phases import Run, graph_phases
-from cpsolve.layout.reasoning import OutOfTime
+from cpsolve.layout.reasoning import reason
 from cpsolve.layout.rows import RowModel, board_from_rows, build_rows
 from cpsolve.outcome import status_from_cp_sat
 
@@ -170,7 +172,8 @@ def _export(built: OneClickModel | RowModel, path: str) -> ExportedModel:
 def _build(
     problem: LayoutProblem, options: SolveOptions, encoding: str, dominance: str, deadline: float | None
 ) -> OneClickModel | RowModel:
-    """The model of the model phase: the row model under staircase, else the chosen kind (OutOfTime at the deadline)."""
+    """The model of the model phase: the row model under staircase, else the chosen kind (TimeLimitError at the
+    deadline)."""
     if dominance == Dominance.STAIRCASE.value:
         return build_rows(problem)
     return build_model(problem, encoding, dominance, options.model, deadline=deadline)
@@ -178,7 +181,6 @@ def _build(
 
 def _choices(problem: LayoutProblem, options: SolveOptions) -> tuple[str, str]:
     """The encoding and dominance a problem is solved with, checked (UnsupportedProblem or InputError)."""
-    from cpsolve.layout import MAX_MODEL_CELLS
 
     encoding = options.encoding or DEFAULT_ENCODING
     dominance = options.dominance or (DEFAULT_DOMINANCE if problem.is_plain else Dominance.NONE.value)
@@ -256,7 +258,7 @@ def _relaxation(run: Run, encoding: str, dominance: str) -> tuple[LayoutResult |
         relaxed = build_model(
             run.problem, encoding, dominance, run.options.model, _bounded(run, dominance), deadline, reachability=False
         )
-    except OutOfTime:
+    except TimeLimitError:
         run.stats["relaxation"] = "out of time building"
         return None, None
     # One thread on the model's own strategy: it grows a compact region (from a pinned click, or
@@ -279,8 +281,6 @@ def _bounded(run: Run, dominance: str) -> Any:
     """The reasoning with its bounds, for the strong model under ``--dominance none`` (made once per run)."""
     if run.options.model != ModelKind.STRONG.value or dominance != Dominance.NONE.value:
         return None
-    from cpsolve.layout.bounds import apply_bounds
-    from cpsolve.layout.reasoning import reason
 
     if run.reasoning is None:
         run.reasoning = reason(run.problem, run.deadline)
@@ -293,7 +293,7 @@ def _bounded(run: Run, dominance: str) -> Any:
 def _model_phase(run: Run, encoding: str, dominance: str, built: OneClickModel | RowModel | None) -> LayoutResult:
     """The model (built now, or the one exported or relaxed), solved for the time left.
 
-    Building counts against the limit too: a build that meets the deadline stops (OutOfTime), and
+    Building counts against the limit too: a build that meets the deadline stops (TimeLimitError), and
     the phase ends without a verdict.
     """
     run.ran.append(Phase.MODEL.value)
@@ -303,7 +303,7 @@ def _model_phase(run: Run, encoding: str, dominance: str, built: OneClickModel |
             built = _build_in_time(run, encoding, dominance)
         elif isinstance(built, OneClickModel) and built.encoding is None:
             add_reachability(built, encoding, run.deadline)  # the relaxed model, made whole
-    except OutOfTime:
+    except TimeLimitError:
         stats["status"] = "out of time building the model"
         return LayoutResult(Status.UNKNOWN)
     stats["variables"], stats["constraints"] = model_size(built.model)

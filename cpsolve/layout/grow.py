@@ -35,6 +35,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from cpsolve.grid import Cell, box_sum, cell_mask
+from cpsolve.layout import steiner
 from cpsolve.layout.reasoning import Reasoning, access_cells, distances_within
 
 __all__ = ["GrowResult", "grow"]
@@ -257,7 +258,7 @@ def _reach_cheapest(
 
 
 def _least_tree(
-    reasoning: Reasoning, region: frozenset[Cell], click: Cell | None, deadline: float
+    reasoning: Reasoning, region: frozenset[Cell], click: Cell | None, deadline: float, max_groups: int
 ) -> list[Cell] | None:
     """The zero cells of a least tree in `region` from the pinned click to every fixed safe cell, in an
     order that keeps them connected: the click first, or for a free click (None) the tree's root, which
@@ -272,8 +273,6 @@ def _least_tree(
     """
     import numpy as np
 
-    from cpsolve.layout import steiner
-
     shape = (reasoning.problem.rows, reasoning.problem.cols)
     rows, cols = shape
     allowed = cell_mask(region, shape)
@@ -284,7 +283,7 @@ def _least_tree(
             return None
         groups.append(cell_mask(cells, shape))
     groups = steiner.least_groups(groups)
-    if not groups or len(groups) > MAX_TREE_GROUPS:
+    if not groups or len(groups) > max_groups:
         return None
     real = np.zeros((rows + 4, cols + 4), dtype=bool)  # cells (holes are not), padded by 2
     real[2:-2, 2:-2] = cell_mask(reasoning.closed, shape)
@@ -343,6 +342,7 @@ def grow(
     max_restarts: int | None = None,
     tree_deadline: float | None = None,
     tight: bool = False,
+    max_tree_groups: int = MAX_TREE_GROUPS,
 ) -> GrowResult:
     """Grow zero regions until one has exactly N safe cells covering the fixed safe cells.
 
@@ -357,6 +357,8 @@ def grow(
             safe cells the tree alone takes 2.5 s, more than the growth's share of a 10 s limit.
         tight: An earlier call found N tight (its result's ``tight``): the first growth starts from
             the least tree rather than repeat Prim's tree from the click.
+        max_tree_groups: The least tree is computed only when the fixed safe cells fall into at most
+            this many groups (0: never).
 
     Returns:
         The zero set and click found, or None for both.
@@ -394,7 +396,7 @@ def grow(
             # so only when N is that tight)
             tried_least = True
             until = max(deadline, tree_deadline or deadline)
-            least = _least_tree(reasoning, region, reasoning.click, until)
+            least = _least_tree(reasoning, region, reasoning.click, until, max_tree_groups)
             if least is not None:
                 steiner += 1  # it stands for Prim's tree from the click: the next ones start elsewhere
                 click = least[0]  # the pinned click, or for a free one the tree's root

@@ -64,9 +64,11 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from cpsolve.board import Board
+from cpsolve.errors import TimeLimitError
 from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import Encoding, LayoutProblem, ModelKind
-from cpsolve.layout.reasoning import OutOfTime, Reasoning
+from cpsolve.layout.bounds import apply_bounds
+from cpsolve.layout.reasoning import Reasoning, reason
 from cpsolve.symbols import CLICK, MINE, SAFE
 
 __all__ = [
@@ -149,13 +151,10 @@ def build_model(
         The model and its variables.
 
     Raises:
-        OutOfTime: The deadline passed while building.
+        TimeLimitError: The deadline passed while building.
     """
     strong = kind == ModelKind.STRONG.value
     if strong and dominance == "none" and reasoning is None:
-        from cpsolve.layout.bounds import apply_bounds
-        from cpsolve.layout.reasoning import reason
-
         reasoning = reason(problem, deadline)
         apply_bounds(reasoning, deadline)
     built = _add_variables(problem, kind, reasoning if strong else None, deadline)
@@ -189,10 +188,10 @@ def model_size(built: OneClickModel | cp_model.CpModel) -> tuple[int, int]:
 
 
 def _until(cells: list[Cell], deadline: float | None) -> Iterator[Cell]:
-    """Iterate over cells, raising OutOfTime once the deadline has passed (checked every 64)."""
+    """Iterate over cells, raising TimeLimitError once the deadline has passed (checked every 64)."""
     for index, cell in enumerate(cells):
         if deadline is not None and index % 64 == 0 and time.perf_counter() > deadline:
-            raise OutOfTime
+            raise TimeLimitError("the time limit ran out")
         yield cell
 
 

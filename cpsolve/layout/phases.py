@@ -22,10 +22,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolve.errors import InternalError
+from cpsolve.errors import InternalError, TimeLimitError
 from cpsolve.grid import Cell
 from cpsolve.layout import LayoutProblem, LayoutResult, Phase, SolveOptions, Status
-from cpsolve.layout.reasoning import OutOfTime, Reasoning, board_from_zero_set, reason
+from cpsolve.layout.bounds import apply_bounds
+from cpsolve.layout.exhaust import exhaust
+from cpsolve.layout.grow import grow
+from cpsolve.layout.reasoning import Reasoning, board_from_zero_set, reason
 
 __all__ = ["Run", "graph_phases", "EXHAUST_MAX_SAFE"]
 
@@ -88,13 +91,12 @@ def graph_phases(run: Run, phases: tuple[str, ...]) -> LayoutResult | None:
     asked = [phase for phase in (Phase.BOUNDS.value, Phase.EXHAUST.value, Phase.HEURISTIC.value) if phase in phases]
     if not asked:
         return None
-    from cpsolve.layout.bounds import apply_bounds
 
     if time.perf_counter() >= run.deadline:
         return LayoutResult(Status.UNKNOWN)
     try:
         reasoning = run.reasoning or reason(run.problem, run.deadline)
-    except OutOfTime:
+    except TimeLimitError:
         return LayoutResult(Status.UNKNOWN)
     run.reasoning = reasoning
     bounds = Phase.BOUNDS.value in phases
@@ -119,8 +121,6 @@ def graph_phases(run: Run, phases: tuple[str, ...]) -> LayoutResult | None:
         if reasoning.impossible is not None:
             return run.decided(Phase.BOUNDS.value, Status.IMPOSSIBLE, reason=reasoning.impossible)
     if Phase.EXHAUST.value in phases and reasoning.safe_count <= EXHAUST_MAX_SAFE:
-        from cpsolve.layout.exhaust import exhaust
-
         run.ran.append(Phase.EXHAUST.value)
         searched = exhaust(reasoning, EXHAUST_BUDGET, run.share(EXHAUST_SHARE))
         run.stats["exhaust_nodes"] = searched.nodes
@@ -145,10 +145,15 @@ def _grow(
     run: Run, reasoning: Reasoning, deadline: float, restarts: int | None, tree_deadline: float | None = None
 ) -> LayoutResult | None:
     """The constructive search until `deadline` (its least tree until `tree_deadline`): a board, or None."""
-    from cpsolve.layout.grow import grow
 
     grown = grow(
-        reasoning, deadline, run.options.seed, max_restarts=restarts, tree_deadline=tree_deadline, tight=run.tight
+        reasoning,
+        deadline,
+        run.options.seed,
+        max_restarts=restarts,
+        tree_deadline=tree_deadline,
+        tight=run.tight,
+        max_tree_groups=run.options.least_tree_groups,
     )
     run.tight = run.tight or grown.tight
     run.stats["restarts"] = run.stats.get("restarts", 0) + grown.restarts

@@ -41,6 +41,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from cpsolve.board import Board
+from cpsolve.errors import TimeLimitError
 from cpsolve.grid import Cell, king_graph
 from cpsolve.layout import LayoutProblem
 from cpsolve.symbols import CLICK, HOLE, MINE, SAFE
@@ -49,14 +50,10 @@ from cpsolve.words import counted
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["Reasoning", "Closed", "reason", "board_from_zero_set", "distances_within", "access_cells", "OutOfTime"]
+__all__ = ["Reasoning", "Closed", "reason", "board_from_zero_set", "distances_within", "access_cells"]
 
 #: Each cell's closed neighbourhood N[v] (the cell first), as :class:`Reasoning` keeps it.
 Closed = dict[Cell, tuple[Cell, ...]]
-
-
-class OutOfTime(Exception):
-    """The deadline passed before the reasoning (or a model built from it) was complete: no verdict."""
 
 
 def access_cells(terminal: Cell, click: Cell | None, zero_ok: Container[Cell], closed: Closed) -> set[Cell]:
@@ -84,7 +81,7 @@ def _check(deadline: float | None) -> None:
     import time
 
     if deadline is not None and time.perf_counter() > deadline:
-        raise OutOfTime
+        raise TimeLimitError("the time limit ran out")
 
 
 @dataclass
@@ -160,13 +157,13 @@ def reason(problem: LayoutProblem, deadline: float | None = None) -> Reasoning:
 
     Args:
         problem: Any layout problem.
-        deadline: A ``time.perf_counter()`` value: past it, OutOfTime is raised.
+        deadline: A ``time.perf_counter()`` value: past it, TimeLimitError is raised.
 
     Returns:
         The reasoning; ``impossible`` says why when no board exists, ``board`` holds one for N = 1.
 
     Raises:
-        OutOfTime: The deadline passed before the regions were known.
+        TimeLimitError: The deadline passed before the regions were known.
     """
     cells, closed = _neighbourhoods(problem)
     _check(deadline)

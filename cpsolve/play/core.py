@@ -28,6 +28,7 @@ import numpy as np
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
+from cpsolve.deduce import View
 
 if TYPE_CHECKING:
     from cpsolve.deduce import View
@@ -200,7 +201,6 @@ class GameState:
             state: Another state to show with this board's numbers (a person's view hides some
                 cells); default the game's own, shared, not copied.
         """
-        from cpsolve.deduce import View
 
         total = self.tables.mine_total if total_known else -1
         if state is None:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
+from cpsolve.deduce import Position, View, backbone, engine
 from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, PaddedGrid
 from cpsolve.play.tables import BoardTables
@@ -42,7 +43,6 @@ __all__ = ["perfect_deductions", "frontier"]
 
 def _deduce() -> tuple[type[Position], Callable[[Position], tuple[frozenset[Cell], frozenset[Cell]] | None]]:
     """The clue-puzzle engine's Position type and backbone function (a hook tests may replace)."""
-    from cpsolve.deduce import Position, backbone
 
     return Position, backbone
 
@@ -107,8 +107,6 @@ def perfect_deductions(
             this is a bug in a rule or in the engine).
     """
     if fast:
-        from cpsolve.deduce import View, engine
-
         number = np.frombuffer(tables.number, dtype=np.uint8)
         flat = np.frombuffer(state, dtype=np.uint8)
         shown = bytearray(np.where(flat == CLEARED, number, 0).astype(np.uint8).tobytes())

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cpsolve.errors import InputError, InternalError, parameter
+from cpsolve.interrupt import children_ignore_interrupts, interrupts_deferred
 from cpsolve.temporary import temporary_folder
 from cpsolve.words import shorten
 
@@ -237,8 +238,6 @@ class DaskExecutor(Executor):
 
     def _start(self, address: str | None, workers: int, connect_timeout: float) -> None:
         from dask.distributed import Client, LocalCluster
-
-        from cpsolve.interrupt import children_ignore_interrupts, interrupts_deferred
 
         # Dask turns a Ctrl-C in the middle of its start-up into errors of its own: take it after
         with interrupts_deferred():

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from cpsolve.errors import parameter
+from cpsolve.generate import summarise_records
 from cpsolve.outcome import Record
 from cpsolve.sweep.cases import chunks
 from cpsolve.sweep.executors import Executor, InProcessExecutor
@@ -50,7 +51,6 @@ def run_games(
     Raises:
         StoreError: A game the store holds is not what :func:`cpsolve.sweep.tasks.play_games` writes.
     """
-    from cpsolve.generate import summarise_records
 
     executor = executor or InProcessExecutor()
     key = store.register_settings(GAME, dataclasses.asdict(settings)) if store else ""

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from cpsolve.errors import InputError, UsageError, parameter
+from cpsolve.layout import SolveOptions
 from cpsolve.outcome import Record, Status
 from cpsolve.sweep.cases import Case, check_ranges, mine_range
 from cpsolve.sweep.compare import Comparison, run_comparison
@@ -226,7 +227,6 @@ def comparison_from_store(
         InputError: The store holds no layout sweep.
         StoreError: The sweep's row, or a record it uses, is not what cpsolve writes.
     """
-    from cpsolve.layout import SolveOptions
 
     sweep = store.last_sweep(LAYOUT)
     if sweep is None:

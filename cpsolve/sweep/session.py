@@ -33,6 +33,12 @@ from typing import TYPE_CHECKING, Any
 
 from cpsolve.interrupt import interrupts_between_solves
 from cpsolve.sweep.cases import CHEAP_CHUNK, chunk_size, count_cases, iter_cases
+from cpsolve.sweep.compare import layout_settings, run_comparison
+from cpsolve.sweep.executors import DaskExecutor, InProcessExecutor, PoolExecutor
+from cpsolve.sweep.games import check_resumable, run_games
+from cpsolve.sweep.report import CsvSpool, write_reports
+from cpsolve.sweep.store import ResultStore
+from cpsolve.sweep.tasks import LAYOUT
 
 if TYPE_CHECKING:
     from cpsolve.errors import InputError
@@ -71,7 +77,6 @@ def open_store(path: str | None, read_only: bool = False) -> Iterator[ResultStor
     if path is None:
         yield None
         return
-    from cpsolve.sweep.store import ResultStore
 
     store = ResultStore(path, read_only=read_only)
     try:
@@ -89,7 +94,6 @@ def open_executor(scheduler: str | None, jobs: int, cheap: bool = False) -> Iter
     greedy sweep): there the driver, not the workers, sets the pace, and a forked pool, which
     inherits the imports and hands results straight back, measured 1.5 to 3 times faster.
     """
-    from cpsolve.sweep.executors import DaskExecutor, InProcessExecutor, PoolExecutor
 
     executor: Executor
     if scheduler:
@@ -158,9 +162,6 @@ class LayoutSweep:
         self._sweep_id: int | None = None
 
     def __enter__(self) -> LayoutSweep:
-        from cpsolve.sweep.compare import layout_settings
-        from cpsolve.sweep.report import CsvSpool
-        from cpsolve.sweep.tasks import LAYOUT
 
         with self._stack as stack:
             stack.enter_context(interrupts_between_solves())
@@ -200,7 +201,6 @@ class LayoutSweep:
         Args:
             progress: Called with a number of cases each time some are finished or taken from the store.
         """
-        from cpsolve.sweep.compare import run_comparison
 
         started = time.perf_counter()
         result = run_comparison(
@@ -229,7 +229,6 @@ class LayoutSweep:
         self, comparison: Comparison, json_path: str | Path | None, plot_path: str | Path | None
     ) -> list[InputError]:
         """Write the asked-for reports (:func:`cpsolve.sweep.report.write_reports`): an error per report that failed."""
-        from cpsolve.sweep.report import write_reports
 
         return write_reports(
             comparison, Path(json_path) if json_path else None, Path(plot_path) if plot_path else None, self.csv_spool
@@ -251,7 +250,6 @@ def run_game_sweep(
     Returns:
         The summary (:func:`cpsolve.generate.summarise_records`) and how many games came from the store.
     """
-    from cpsolve.sweep.games import check_resumable, run_games
 
     with interrupts_between_solves():
         _check_store(store_path, (lambda store: check_resumable(store, settings)) if resume else None)
@@ -270,8 +268,6 @@ def _check_store(path: str | None, resumed: Callable[[ResultStore], None] | None
             write changes its header, if not its rows).
     """
     if path is not None:
-        from cpsolve.sweep.store import ResultStore
-
         version = ResultStore.check(path)
         if resumed is not None and version is not None:
             with ResultStore(path, read_only=True) as store:

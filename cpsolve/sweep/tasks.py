@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cpsolve.generate import play_game
 from cpsolve.layout import LayoutProblem, SolveOptions, WrongBoardError, solve
 from cpsolve.outcome import Record, Status
 from cpsolve.sweep.cases import Case, case_dict
@@ -73,7 +74,6 @@ def play_games(settings: GameSettings, indices: Sequence[int]) -> list[Record]:
         settings: A :class:`cpsolve.generate.GameSettings`.
         indices: Which games.
     """
-    from cpsolve.generate import play_game
 
     records = []
     for index in indices:
