@@ -108,8 +108,8 @@ def shots(tmp_path_factory):
 
 
 def idle(page):
-    """Wait until the page has drawn the server's last answer."""
-    page.wait_for_selector('.board[data-busy="0"]', timeout=30_000)
+    """Wait until the page has drawn the server's last answer (an empty board is hidden, so attached is enough)."""
+    page.wait_for_selector('.board[data-busy="0"]', state="attached", timeout=30_000)
 
 
 def cell(page, row, col, board="#board"):
