@@ -54,10 +54,12 @@
       noPosition();
       $("problem").textContent = answer.data.error;
       board.dataset.busy = "0";
+      cpsolve.show(document.querySelector("section.view"));
       return;
     }
     const position = answer.data;
     setGrid(position.rows, position.cols, position.total_mines, position.grid);
+    cpsolve.show(document.querySelector("section.view"));
   }
 
   // No position: the text was refused. No board, no sizes, no answers, no link.

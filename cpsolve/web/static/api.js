@@ -26,13 +26,22 @@
       .map((paragraph) => `<p>${inline(paragraph.replace(/\s*\n\s*/g, " ").trim())}</p>`)
       .join("");
 
-  const spec = await (await fetch("/openapi.json")).json();
-  $("title").textContent = `${spec.info.title} ${spec.info.version}: the JSON API`;
-  $("summary").innerHTML = inline(spec.info.summary || "");
-  $("description").innerHTML = markdown(spec.info.description);
   $("example").textContent =
     `curl -s ${location.origin}/api/hint -H 'Content-Type: application/json' \\\n` +
     `  -d '{"position": "3 3 1\\n1..\\n...\\n...\\n"}'`;
+  let spec;
+  try {
+    const response = await fetch("/openapi.json");
+    if (!response.ok) throw new Error(`status ${response.status}`);
+    spec = await response.json();
+  } catch (error) {
+    $("problem").textContent = `The server's OpenAPI description (/openapi.json) cannot be read: ${error.message}.`;
+    document.body.dataset.drawn = "1";
+    return;
+  }
+  $("title").textContent = `${spec.info.title} ${spec.info.version}: the JSON API`;
+  $("summary").innerHTML = inline(spec.info.summary || "");
+  $("description").innerHTML = markdown(spec.info.description);
 
   const resolve = (schema) => {
     if (schema && schema.$ref) return spec.components.schemas[schema.$ref.split("/").pop()];

@@ -197,6 +197,12 @@ const cpsolve = {
     return `${number} ${count == 1 ? word : plural || word + "s"}`;
   },
 
+  // Bring an element into view when it is off the screen (on a phone the answers are above the controls).
+  show(element) {
+    const top = element.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight - 40) element.scrollIntoView({ block: "start" });
+  },
+
   where(cell) {
     return `row ${cell[0]}, col ${cell[1]}`;
   },

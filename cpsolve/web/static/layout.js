@@ -53,6 +53,7 @@
       $("problem").textContent = answer.data.error;
     } else draw(answer.data);
     $("board").dataset.busy = "0";
+    cpsolve.show(document.querySelector("section.view"));
   }
 
   function draw(result) {
@@ -72,7 +73,7 @@
           const cell = cells[r][c];
           cell.dataset.state = { "*": "mine", ".": "cleared", c: "cleared", "#": "hole" }[ch];
           cell.textContent = { "*": "✱", c: "c" }[ch] || "";
-          if (ch === "c") cell.classList.add("hint-safe");
+          if (ch === "c") cell.classList.add("click");
         }),
       );
       $("reason").textContent = `click ${cpsolve.where(result.click)} (c): one click reveals every safe cell`;
@@ -105,11 +106,11 @@
     const here = `Here N = ${rows} × ${cols} − ${mines} = ${cpsolve.counted(safe, "safe cell")}`;
     const clause =
       Math.min(rows, cols) === 2
-        ? "on a board two wide: not even and at least 4"
-        : safe < 1
-          ? "no cell to click"
-          : "one of 2, 3, 5 or 7";
-    return `${rule} ${here}, ${clause}.`;
+        ? safe % 2
+          ? "odd, on a board two wide"
+          : "fewer than 4, on a board two wide"
+        : "one of 2, 3, 5 and 7";
+    return `${rule} ${here}: ${clause}.`;
   }
 
   for (const tool of TOOLS) {

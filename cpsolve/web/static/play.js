@@ -103,7 +103,7 @@
         delete $("seed").dataset.shown;
       }
       board.dataset.busy = "0";
-      seeBoard();
+      cpsolve.show(document.querySelector("section.view"));
       return;
     }
     state.asked++; // an answer still on its way was about the game before
@@ -122,7 +122,7 @@
     state.view = answer.data;
     draw();
     board.dataset.busy = "0";
-    seeBoard();
+    cpsolve.show(document.querySelector("section.view"));
   }
 
   // No game in play: no board, and a header that says so.
@@ -138,12 +138,6 @@
     $("deal").textContent = "choose a board and press New game";
     $("share").hidden = true;
     for (const id of ["pointer", "verdict", "advice"]) $(id).textContent = "";
-  }
-
-  // On a phone the board is above the controls: after New game, bring it (or the error above it) into view.
-  function seeBoard() {
-    const top = $("problem").getBoundingClientRect().top;
-    if (top < 0 || top > window.innerHeight) $("problem").scrollIntoView({ block: "start" });
   }
 
   async function refresh(judge) {
