@@ -72,11 +72,13 @@ def box(page, selector):
 # -- 1. a refused deal leaves the game in play ------------------------------------------------------------------
 
 
-def test_a_refused_new_game_leaves_the_game_in_play(server, open_page):  # noqa: F811
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_a_refused_new_game_leaves_the_game_in_play(server, open_page, viewport):  # noqa: F811
     """Custom 5x5 with 30 mines on a running 9x9 game: the error shows, and the 9x9 game, its header, its seed,
     its address, its clicks and `r` all go on as before (the page drew a blank 5x5 under the 9x9's header,
-    took no click, and put a new seed in the box)."""
-    page = open_page()
+    took no click, and put a new seed in the box). On a phone, where the board is above the controls, the
+    error is brought into view."""
+    page = open_page(viewport)
     page.goto(f"{server}/?rows=9&cols=9&mines=10&start=opening&seed=5")
     idle(page)
     cell(page, 5, 5).click()
@@ -92,6 +94,8 @@ def test_a_refused_new_game_leaves_the_game_in_play(server, open_page):  # noqa:
     idle(page)
     assert "30 mines do not fit" in page.text_content("#problem")
     assert board_picture(page) == before
+    problem = box(page, "#problem")
+    assert problem["y"] >= 0 and problem["y"] + problem["height"] <= viewport["height"], "the error is out of view"
     assert "game in play goes on" in page.text_content("#problem")
     assert page.text_content("#deal") == deal and page.url == address
     assert page.input_value("#seed") == "5"
@@ -162,6 +166,15 @@ def test_the_api_page_renders_its_markdown(server, open_page, viewport):  # noqa
     )
     assert loose == []
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def test_the_api_page_says_when_the_description_cannot_be_read(server, open_page):  # noqa: F811
+    page = open_page()
+    page.route("**/openapi.json", lambda route: route.abort())
+    page.goto(f"{server}/api")
+    page.wait_for_selector("body[data-drawn]", state="attached")
+    assert page.text_content("#problem").startswith("The server's OpenAPI description (/openapi.json) cannot be read")
+    assert page.locator(".endpoint").count() == 0
 
 
 # -- 3. one way to write a chance -------------------------------------------------------------------------------
