@@ -367,6 +367,8 @@ def test_clicking_a_certain_mine_says_it_was_a_certain_mine(server, open_page): 
     page.wait_for_function("document.getElementById('outcome').textContent === 'lost'")
     idle(page)
     assert page.text_content("#verdict") == "was that a guess? no: it was a mine for certain from what was shown"
+    page.wait_for_function("document.getElementById('guesses').textContent !== '…'")
+    assert page.text_content("#guesses") == "0"  # nor is it counted as one
 
 
 # -- 9. the candidates' columns ---------------------------------------------------------------------------------

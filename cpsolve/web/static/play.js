@@ -188,6 +188,8 @@
         if (shown in SHOWN) {
           cell.dataset.state = SHOWN[shown];
           cell.textContent = { flag: "⚑", mine: "✱", exploded: "✱", wrongflag: "✗" }[SHOWN[shown]] || "";
+          if (shown === "!") cell.title = "the mine hit";
+          if (shown === "x") cell.title = "a flag on a safe cell";
         } else {
           cell.dataset.state = "cleared";
           cpsolve.number(cell, Number(shown));
@@ -297,7 +299,11 @@
     }
     const time = seconds();
     const rate = view.outcome === "won" && time > 0 ? (view.bbbv / time).toFixed(2) : "–";
-    const guesses = state.judgedAll ? String(view.guesses) : "…";
+    // the guesses: the moves judged neither certain to be safe nor certain to be a mine (the server's count takes a
+    // click on a certain mine for a guess; the verdict line says it was none)
+    const guesses = state.judgedAll
+      ? String(view.moves.filter((move) => move.guess && move.safety && move.safety.value > 0).length)
+      : "…";
     result.hidden = false;
     result.innerHTML =
       `<strong class="${view.outcome}">${view.outcome === "won" ? "WON" : "LOST"}</strong>` +
