@@ -152,6 +152,10 @@ def api(page, server: str, error: bool) -> None:
         page.route("**/openapi.json", lambda route: route.abort())
     page.goto(f"{server}/api")
     page.wait_for_selector("body[data-drawn]", state="attached")
+    # the example's address as `cpsolve serve` prints it by default, not this run's free port
+    page.eval_on_selector(
+        "#example", "e => e.textContent = e.textContent.replace(location.origin, 'http://127.0.0.1:8000')"
+    )
 
 
 def contradiction(page, server: str) -> None:
