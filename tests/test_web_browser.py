@@ -2,8 +2,8 @@
 
 The server is the command itself (``python -m cpsolve serve --port 0``), stopped with Ctrl-C at the
 end. Every check reads the cells' ``data-*`` attributes and compares them with the library's or
-the command line's answers. A screenshot of each page is kept under pytest's temporary folder
-(``CPSOLVE_SCREENSHOTS=DIR`` keeps them in DIR too: how the documentation's pictures are made).
+the command line's answers. A screenshot of each page is kept under pytest's temporary folder (the
+documentation's pictures are ``benchmarks/screenshots.py``'s).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -93,23 +92,21 @@ def page(browser):
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory):
-    """Where the screenshots go: pytest's temporary folder (and CPSOLVE_SCREENSHOTS when set)."""
+    """Where the screenshots go: pytest's temporary folder."""
     folder = tmp_path_factory.mktemp("screenshots")
 
     def take(page, name):
         path = folder / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 1000
-        if os.environ.get("CPSOLVE_SCREENSHOTS"):
-            shutil.copy(path, Path(os.environ["CPSOLVE_SCREENSHOTS"]) / f"web_{name}.png")
         return path
 
     return take
 
 
 def idle(page):
-    """Wait until the page has drawn the server's last answer."""
-    page.wait_for_selector('.board[data-busy="0"]', timeout=30_000)
+    """Wait until the page has drawn the server's last answer (an empty board is hidden, so attached is enough)."""
+    page.wait_for_selector('.board[data-busy="0"]', state="attached", timeout=30_000)
 
 
 def cell(page, row, col, board="#board"):

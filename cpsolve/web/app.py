@@ -280,8 +280,14 @@ def create_app(workers: int = 2, queue: int = 64, time_limit: float = 30.0) -> F
         """The deal and the moves replayed by the game's rules; on request the chances, the hint, the verdicts."""
         return await solve(request, "game", body)
 
-    @app.get("/api/health", tags=["server"], summary="The server answers")
+    @app.get(
+        "/api/health",
+        tags=["server"],
+        summary="The server answers",
+        response_description='`{"status": "ok", "version": "..."}`: the server is up, with its cpsolve version.',
+    )
     async def health() -> Health:
+        """Answered at once, whatever the solvers are doing: no solver process takes part."""
         return Health(status="ok", version=__version__)
 
     def page(name: str) -> Callable[[], Awaitable[FileResponse]]:

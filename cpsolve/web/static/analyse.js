@@ -45,17 +45,37 @@
   async function read(source) {
     $("problem").textContent = "";
     board.dataset.busy = "1";
+    const asked = ++state.asked;
     const answer = await cpsolve.ask("/api/position", { position: source });
+    if (asked !== state.asked) return; // the position changed meanwhile
     if (!answer.ok) {
-      // the answers drawn were for the last position read, not for this text: take them away
-      drawCells();
-      clearAnswers();
+      // the board, its sizes and the answers drawn were the last position's, not this text's: take them all away,
+      // so only the text and what is wrong with it show
+      noPosition();
       $("problem").textContent = answer.data.error;
       board.dataset.busy = "0";
+      cpsolve.show(document.querySelector("section.view"));
       return;
     }
     const position = answer.data;
     setGrid(position.rows, position.cols, position.total_mines, position.grid);
+    cpsolve.show(document.querySelector("section.view"));
+  }
+
+  // No position: the text was refused. No board, no sizes, no answers, no link.
+  function noPosition() {
+    state.rows = state.cols = 0;
+    state.total = null;
+    state.grid = [];
+    state.cells = [];
+    state.hover = null;
+    board.replaceChildren();
+    for (const id of ["rows", "cols", "total"]) $(id).value = "";
+    $("share").hidden = true;
+    history.replaceState(null, "", "/analyse");
+    clearAnswers();
+    $("pointer").textContent = "";
+    $("chance-key").hidden = true;
   }
 
   function drawGrid() {
@@ -64,6 +84,7 @@
     $("text").value = source;
     const address = "/analyse?position=" + encodeURIComponent(source);
     $("share").href = address;
+    $("share").hidden = false;
     history.replaceState(null, "", address);
   }
 
@@ -90,6 +111,7 @@
 
   function clearAnswers() {
     for (const id of ["verdict", "count", "certain", "advice"]) $(id).textContent = "";
+    $("verdict").className = "big";
     $("candidates").replaceChildren();
     delete board.dataset.status;
   }
@@ -117,38 +139,39 @@
     $("verdict").textContent = words[puzzle.status] || puzzle.status;
     $("verdict").className = "big " + (puzzle.status === "no_solution" ? "lost" : "");
     $("count").textContent =
-      puzzle.count === null || puzzle.count === undefined
-        ? ""
-        : `${puzzle.count.toLocaleString("en")} placement${puzzle.count === 1 ? "" : "s"} of the mines`;
+      puzzle.count === null || puzzle.count === undefined ? "" : `${cpsolve.counted(puzzle.count, "placement")} of the mines`;
     board.dataset.status = puzzle.status;
+    // the exact fractions, when the server gives them (probabilities_exact: the same grid, each chance as "3/16")
+    const exact = puzzle.probabilities_exact;
     if (puzzle.probabilities) {
       for (let r = 0; r < state.rows; r++) {
         for (let c = 0; c < state.cols; c++) {
           const value = puzzle.probabilities[r][c];
-          const cell = state.cells[r][c];
           if (value === null || state.grid[r][c] !== ".") continue;
-          cell.dataset.chance = String(value);
-          cell.style.background = cpsolve.heat(value);
-          cell.innerHTML = `<span class="chance">${Math.round(value * 100)}</span>`;
+          cpsolve.chance(state.cells[r][c], value, exact ? exact[r][c] : undefined);
         }
       }
     }
-    const mark = (cells, kind) => {
+    $("chance-key").hidden = !puzzle.probabilities;
+    // what is certain: S and M on the cells (drawn by their chance of 0 or 1 too), ringed
+    const mark = (cells, kind, letter) => {
       for (const [r, c] of cells || []) {
         const cell = state.cells[r - 1][c - 1];
-        cell.classList.add(kind);
-        cell.dataset.hint = kind.replace("hint-", "");
+        cell.classList.add("hint-" + kind);
+        cell.dataset.hint = kind;
+        if (letter && cell.dataset.chance === undefined) cpsolve.mark(cell, letter);
       }
     };
-    mark(puzzle.surely_safe, "hint-safe");
-    mark(puzzle.surely_mine, "hint-mine");
+    mark(puzzle.surely_safe, "safe", cpsolve.SAFE);
+    mark(puzzle.surely_mine, "mine", cpsolve.MINE);
     $("certain").textContent =
       puzzle.status === "solved"
-        ? `certain: ${puzzle.surely_safe.length} safe, ${puzzle.surely_mine.length} mines`
+        ? `for certain: ${cpsolve.counted(puzzle.surely_safe.length, "safe cell")} (${cpsolve.SAFE}), ` +
+          `${cpsolve.counted(puzzle.surely_mine.length, "mine")} (${cpsolve.MINE})`
         : "";
     $("candidates").replaceChildren();
     if (hint.status === "no_solution") {
-      mark(hint.conflict, "conflict");
+      for (const [r, c] of hint.conflict) state.cells[r - 1][c - 1].classList.add("conflict");
       const total = hint.conflict_total ? " and the total" : "";
       $("advice").textContent = hint.conflict.length
         ? `these clues cannot all hold${total}: ${hint.conflict.map(cpsolve.where).join("; ")}` +
@@ -162,27 +185,61 @@
     }
     if (!hint.guess) {
       $("advice").textContent = hint.safe.length
-        ? `best move: reveal a certainly safe cell (${hint.safe.length} of them)`
+        ? `best move: reveal a cell safe for certain (${cpsolve.SAFE}; ${hint.safe.length} of them)`
         : "nothing left to reveal";
       return;
     }
-    mark([hint.guess.cell], "hint-guess");
-    mark(hint.candidates.slice(1).map((candidate) => candidate.cell), "hint-candidate");
-    const chance = cpsolve.chanceText(hint.guess.safety_exact, hint.guess.safety);
-    $("advice").textContent = `best move: guess ${cpsolve.where(hint.guess.cell)}, safe with chance ${chance}: ${hint.guess.why}`;
+    // the guess is A and the other candidates B, C, ... on the board and in the table, as `cpsolve hint` marks them
+    hint.candidates.forEach((candidate, i) => {
+      const cell = state.cells[candidate.cell[0] - 1][candidate.cell[1] - 1];
+      cell.dataset.label = LETTERS[i] || "";
+    });
+    mark([hint.guess.cell], "guess");
+    mark(hint.candidates.slice(1).map((candidate) => candidate.cell), "candidate");
+    const chance = cpsolve.chanceText(hint.guess.safety, hint.guess.safety_exact);
+    $("advice").textContent =
+      `best move: guess ${cpsolve.where(hint.guess.cell)} (A), safe with chance ${chance}: ${hint.guess.why}`;
+    drawCandidates(hint.candidates);
+  }
+
+  // The candidates' measures as chances, in the columns some candidate has (the win chance only when the endgame
+  // search gave it, the depth-3 score only when that search ran).
+  const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const MEASURES = [
+    ["survival", "survive", "the chance of surviving this click and the next"],
+    ["progress", "progress", "the chance of a certain move after this click"],
+    ["opening", "opens", "the chance this click opens a region (shows a 0)"],
+    ["win", "win", "the exact chance of winning with best play after it (endgame search)"],
+    ["deep", "depth 3", "the depth-3 search's score: surviving this click and the best two guesses after"],
+  ];
+
+  function drawCandidates(candidates) {
+    const shown = MEASURES.filter(([key]) => candidates.some((candidate) => typeof candidate[key] === "number"));
     const table = document.createElement("table");
     table.className = "measures";
-    const measure = (value) => (value === undefined || value === null ? "–" : value.toFixed(4));
-    table.innerHTML =
-      "<tr><th>candidate</th><th>safe</th><th>survive</th><th>progress</th><th>opens</th><th>win</th></tr>" +
-      hint.candidates
-        .map(
-          (candidate) =>
-            `<tr><td>${cpsolve.where(candidate.cell)}${candidate.dead ? " (dead)" : ""}</td>` +
-            `<td>${candidate.safety_exact}</td><td>${measure(candidate.survival)}</td>` +
-            `<td>${measure(candidate.progress)}</td><td>${measure(candidate.opening)}</td><td>${measure(candidate.win)}</td></tr>`,
-        )
-        .join("");
+    const head = document.createElement("tr");
+    const th = (words, title) => {
+      const cell = document.createElement("th");
+      cell.textContent = words;
+      if (title) cell.title = title;
+      return cell;
+    };
+    head.append(th("candidate"), th("safe", "the chance this click is safe"), ...shown.map(([, words, title]) => th(words, title)));
+    table.append(head);
+    candidates.forEach((candidate, i) => {
+      const row = document.createElement("tr");
+      const values = [
+        `${LETTERS[i] || ""} ${cpsolve.where(candidate.cell)}${candidate.dead ? " (dead)" : ""}`,
+        cpsolve.chanceText(candidate.safety, candidate.safety_exact),
+        ...shown.map(([key]) => (typeof candidate[key] === "number" ? cpsolve.percent(candidate[key]) : "–")),
+      ];
+      for (const value of values) {
+        const cell = document.createElement("td");
+        cell.textContent = value;
+        row.append(cell);
+      }
+      table.append(row);
+    });
     $("candidates").appendChild(table);
   }
 
@@ -215,7 +272,8 @@
     if (!at) return;
     const chance = at.element.dataset.chance;
     const place = `row ${at.row + 1}, col ${at.col + 1}`;
-    $("pointer").textContent = chance === undefined ? place : `${place}: chance of a mine ${cpsolve.percent(Number(chance))} (${chance})`;
+    $("pointer").textContent =
+      chance === undefined ? place : `${place}: chance of a mine ${cpsolve.chanceText(Number(chance), at.element.dataset.exact)}`;
   });
   board.addEventListener("mouseleave", () => (state.hover = null));
   document.addEventListener("keydown", (event) => {
@@ -228,6 +286,7 @@
 
   $("blank").addEventListener("click", blank);
   $("total").addEventListener("change", () => {
+    if (!state.rows) return; // no position (the text was refused): the text says the total
     const typed = $("total").value.trim();
     state.total = typed === "" ? null : Number(typed);
     analyse();
@@ -235,7 +294,7 @@
   $("read").addEventListener("click", () => read($("text").value));
   $("copy").addEventListener("click", async () => {
     try {
-      await navigator.clipboard.writeText(text());
+      await navigator.clipboard.writeText($("text").value);
       $("copy").textContent = "Copied";
     } catch (error) {
       $("text").select();
@@ -244,6 +303,8 @@
     setTimeout(() => ($("copy").textContent = "Copy"), 1500);
   });
 
+  cpsolve.chanceKey($("chance-key"));
+  $("chance-key").hidden = true;
   const given = new URLSearchParams(location.search).get("position");
   if (given) read(given);
   else blank();

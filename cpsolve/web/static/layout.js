@@ -53,6 +53,7 @@
       $("problem").textContent = answer.data.error;
     } else draw(answer.data);
     $("board").dataset.busy = "0";
+    cpsolve.show(document.querySelector("section.view"));
   }
 
   function draw(result) {
@@ -62,7 +63,8 @@
     $("verdict").textContent = words[result.status];
     $("verdict").className = "big " + (result.status === "possible" ? "won" : result.status === "impossible" ? "lost" : "");
     board.dataset.status = result.status;
-    $("how").textContent = `${result.rows}×${result.cols}, ${result.mines} mines · ${result.backend} · ${(result.seconds * 1000).toFixed(1)} ms`;
+    $("how").textContent =
+      `${result.rows}×${result.cols}, ${cpsolve.counted(result.mines, "mine")} · ${result.backend} · ${duration(result.seconds)}`;
     const stats = result.stats || {};
     if (result.status === "possible") {
       const cells = cpsolve.build(board, result.rows, result.cols);
@@ -71,7 +73,7 @@
           const cell = cells[r][c];
           cell.dataset.state = { "*": "mine", ".": "cleared", c: "cleared", "#": "hole" }[ch];
           cell.textContent = { "*": "✱", c: "c" }[ch] || "";
-          if (ch === "c") cell.classList.add("hint-safe");
+          if (ch === "c") cell.classList.add("click");
         }),
       );
       $("reason").textContent = `click ${cpsolve.where(result.click)} (c): one click reveals every safe cell`;
@@ -80,11 +82,35 @@
       $("reason").textContent = stats.reason
         ? `why: ${stats.reason}`
         : result.backend === "greedy"
-          ? "why: the feasibility rule of the greedy method (N = 1 or one row always; two rows: N even and at least 4; else N not 2, 3, 5 or 7)"
+          ? greedyReason(result.rows, result.cols, result.mines)
           : `proved by the ${result.backend} backend${phase}${stats.status ? ` (${stats.status})` : ""}`;
     } else {
       $("reason").textContent = "no verdict within the time limit (never reported as Impossible)";
     }
+  }
+
+  // The time taken, in words that never say 0.0 ms.
+  function duration(seconds) {
+    if (seconds >= 1) return `${seconds.toFixed(2)} s`;
+    const ms = seconds * 1000;
+    return ms < 0.1 ? "under 0.1 ms" : `${ms.toFixed(1)} ms`;
+  }
+
+  // The greedy method's feasibility rule, on N = rows x cols - mines (the safe cells), and the clause this board fails.
+  function greedyReason(rows, cols, mines) {
+    const safe = rows * cols - mines;
+    const rule =
+      "why: the greedy method's feasibility rule, on N = rows × cols − mines, the safe cells: a one-click board exists " +
+      "when N = 1 or the board is one row or column; on a board two rows or columns wide, when N is even and at least 4; " +
+      "on any other board, when N is not 2, 3, 5 or 7.";
+    const here = `Here N = ${rows} × ${cols} − ${mines} = ${cpsolve.counted(safe, "safe cell")}`;
+    const clause =
+      Math.min(rows, cols) === 2
+        ? safe % 2
+          ? "odd, on a board two wide"
+          : "fewer than 4, on a board two wide"
+        : "one of 2, 3, 5 and 7";
+    return `${rule} ${here}: ${clause}.`;
   }
 
   for (const tool of TOOLS) {

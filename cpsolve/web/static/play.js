@@ -18,7 +18,9 @@
     started: null,
     ended: null,
     asked: 0,
+    deals: 0,
     judgedAll: false,
+    dealing: false,
   };
 
   function randomSeed() {
@@ -73,10 +75,40 @@
     };
   }
 
-  function newGame(settings) {
+  // A new deal: asked of the server first, and drawn only when it is dealt. A refused deal (30 mines on a 5x5
+  // board) leaves the game in play as it was, its board, header, seed and keys; with no game before it (a refused
+  // address), no board is drawn and the header says so.
+  async function newGame(settings) {
+    const deal = ++state.deals;
+    state.dealing = true;
+    $("problem").textContent = "";
+    board.dataset.busy = "1";
+    const answer = await cpsolve.ask("/api/game", {
+      ...settings,
+      moves: [],
+      chances: state.showChances,
+      hint: state.showHint,
+      judge: "last",
+    });
+    if (deal !== state.deals) return; // another deal was asked meanwhile
+    state.dealing = false;
+    if (!answer.ok) {
+      const error = answer.data.error || "the server refused the request";
+      $("problem").textContent = state.view
+        ? `New game refused: ${error}. The game in play goes on.`
+        : `No game: ${error}.`;
+      if (!state.view) {
+        noGame();
+        showSettings(settings); // what was asked, to mend
+        delete $("seed").dataset.shown;
+      }
+      board.dataset.busy = "0";
+      cpsolve.show(document.querySelector("section.view"));
+      return;
+    }
+    state.asked++; // an answer still on its way was about the game before
     state.settings = settings;
     state.moves = [];
-    state.view = null;
     state.started = state.ended = null;
     state.judgedAll = false;
     state.cells = cpsolve.build(board, settings.rows, settings.cols);
@@ -85,12 +117,33 @@
     const address = link(settings);
     history.replaceState(null, "", address);
     $("share").href = address;
+    $("share").hidden = false;
     $("result").hidden = true;
-    refresh();
+    state.view = answer.data;
+    draw();
+    board.dataset.busy = "0";
+    cpsolve.show(document.querySelector("section.view"));
+  }
+
+  // No game in play: no board, and a header that says so.
+  function noGame() {
+    state.settings = null;
+    state.view = null;
+    state.cells = [];
+    board.replaceChildren();
+    delete board.dataset.outcome;
+    $("mines-left").textContent = "–";
+    $("outcome").textContent = "no game";
+    $("outcome").className = "big";
+    $("deal").textContent = "choose a board and press New game";
+    $("share").hidden = true;
+    for (const id of ["pointer", "verdict", "advice"]) $(id).textContent = "";
   }
 
   async function refresh(judge) {
+    if (!state.settings) return;
     const asked = ++state.asked;
+    const settings = state.settings;
     const body = {
       ...state.settings,
       moves: state.moves,
@@ -101,7 +154,7 @@
     $("problem").textContent = "";
     board.dataset.busy = "1"; // for the tests: "0" once the answer is drawn
     const answer = await cpsolve.ask("/api/game", body);
-    if (asked !== state.asked) return; // a later move's answer is on its way
+    if (asked !== state.asked || settings !== state.settings) return; // a later answer is on its way
     if (!answer.ok) {
       $("problem").textContent = answer.data.error || "the server refused the request";
       board.dataset.busy = "0";
@@ -135,33 +188,42 @@
         if (shown in SHOWN) {
           cell.dataset.state = SHOWN[shown];
           cell.textContent = { flag: "⚑", mine: "✱", exploded: "✱", wrongflag: "✗" }[SHOWN[shown]] || "";
+          if (shown === "!") cell.title = "the mine hit";
+          if (shown === "x") cell.title = "a flag on a safe cell";
         } else {
           cell.dataset.state = "cleared";
           cpsolve.number(cell, Number(shown));
         }
       }
     }
-    if (!view.moves.length) state.cells[view.first[0] - 1][view.first[1] - 1].classList.add("first");
+    if (!view.moves.length) {
+      // the cell the board was dealt for: safe for certain, the first to click
+      const first = state.cells[view.first[0] - 1][view.first[1] - 1];
+      first.classList.add("first");
+      first.title = "the cell the board was dealt for: safe, click it first";
+      cpsolve.mark(first, cpsolve.SAFE);
+    }
     const [cr, cc] = state.cursor;
     state.cells[cr][cc].classList.add("cursor");
     if (view.chances) {
       for (const item of view.chances.cells) {
         const cell = state.cells[item.cell[0] - 1][item.cell[1] - 1];
-        cell.dataset.chance = String(item.value);
-        cell.dataset.exact = item.exact;
-        if (cell.dataset.state === "covered") {
-          cell.style.background = cpsolve.heat(item.value);
-          cell.innerHTML = `<span class="chance">${Math.round(item.value * 100)}</span>`;
+        if (cell.dataset.state === "covered") cpsolve.chance(cell, item.value, item.exact);
+        else {
+          cell.dataset.chance = String(item.value);
+          cell.dataset.exact = item.exact;
         }
       }
     }
+    $("chance-key").hidden = !view.chances;
     drawHint(view.hint);
     drawVerdict(view.moves[view.moves.length - 1]);
     $("mines-left").textContent = view.mines_left;
     $("outcome").textContent = view.outcome;
     $("outcome").className = "big " + view.outcome;
     const dealt = view.no_guess ? `no-guess for ${view.no_guess}` : "uniform";
-    $("deal").textContent = `${view.rows}×${view.cols}, ${view.mines} mines · ${dealt} · ${view.start} start · seed ${view.seed}`;
+    $("deal").textContent =
+      `${view.rows}×${view.cols}, ${cpsolve.counted(view.mines, "mine")} · ${dealt} · ${view.start} start · seed ${view.seed}`;
     $("chances").classList.toggle("on", state.showChances);
     $("hint").classList.toggle("on", state.showHint);
     drawResult(view);
@@ -173,21 +235,25 @@
       $("advice").textContent = "";
       return;
     }
-    const mark = (cells, kind) => {
+    // the hint's letters, on the covered cells (a flagged mine keeps its flag, ringed)
+    const mark = (cells, kind, letter) => {
       for (const [r, c] of cells) {
         const cell = state.cells[r - 1][c - 1];
         cell.classList.add("hint-" + kind);
         cell.dataset.hint = kind;
+        if (cell.dataset.state === "covered") cpsolve.mark(cell, letter);
       }
     };
-    mark(hint.safe, "safe");
-    mark(hint.mines, "mine");
+    mark(hint.safe, "safe", cpsolve.SAFE);
+    mark(hint.mines, "mine", cpsolve.MINE);
     if (hint.guess) {
-      mark([hint.guess], "guess");
-      const chance = cpsolve.chanceText(hint.safety.exact, hint.safety.value);
-      $("advice").textContent = `hint: guess ${cpsolve.where(hint.guess)}, safe with chance ${chance}: ${hint.reason}`;
+      mark([hint.guess], "guess", cpsolve.GUESS);
+      const chance = cpsolve.chanceText(hint.safety.value, hint.safety.exact);
+      $("advice").textContent = `hint: guess ${cpsolve.where(hint.guess)} (${cpsolve.GUESS}), safe with chance ${chance}: ${hint.reason}`;
     } else {
-      $("advice").textContent = `hint: ${hint.safe.length} certainly safe (green), ${hint.mines.length} certain mines (red): ${hint.reason}`;
+      const safe = `${cpsolve.counted(hint.safe.length, "cell")} safe for certain (${cpsolve.SAFE})`;
+      const mines = `${cpsolve.counted(hint.mines.length, "mine")} for certain (${cpsolve.MINE})`;
+      $("advice").textContent = `hint: ${safe}, ${mines}: ${hint.reason}`;
     }
   }
 
@@ -205,8 +271,15 @@
       verdict.textContent = "was that a guess? no: certain from what was shown";
       return;
     }
+    const what = move.action === "chord" ? "the chord's cells were" : "it was";
+    if (move.safety.value === 0) {
+      // no guess either: what was shown said it was a mine
+      const mine = move.action === "chord" ? "the chord opened a mine for certain" : "it was a mine for certain";
+      verdict.textContent = `was that a guess? no: ${mine} from what was shown`;
+      return;
+    }
     const held = move.exploded.length ? "and it hit a mine" : "and it held";
-    verdict.textContent = `was that a guess? yes: it was safe with chance ${cpsolve.chanceText(move.safety.exact, move.safety.value)}, ${held}`;
+    verdict.textContent = `was that a guess? yes: ${what} safe with chance ${cpsolve.chanceText(move.safety.value, move.safety.exact)}, ${held}`;
   }
 
   function seconds() {
@@ -226,7 +299,11 @@
     }
     const time = seconds();
     const rate = view.outcome === "won" && time > 0 ? (view.bbbv / time).toFixed(2) : "–";
-    const guesses = state.judgedAll ? String(view.guesses) : "…";
+    // the guesses: the moves judged neither certain to be safe nor certain to be a mine (the server's count takes a
+    // click on a certain mine for a guess; the verdict line says it was none)
+    const guesses = state.judgedAll
+      ? String(view.moves.filter((move) => move.guess && move.safety && move.safety.value > 0).length)
+      : "…";
     result.hidden = false;
     result.innerHTML =
       `<strong class="${view.outcome}">${view.outcome === "won" ? "WON" : "LOST"}</strong>` +
@@ -242,7 +319,7 @@
 
   function play(action, r, c) {
     const view = state.view;
-    if (!view || (view.outcome !== "playing" && action !== "undo")) return;
+    if (!view || state.dealing || (view.outcome !== "playing" && action !== "undo")) return;
     if (action !== "undo") {
       const shown = stateAt(r, c);
       if (action === "reveal" && shown !== "covered") return;
@@ -263,7 +340,7 @@
   }
 
   async function playHint() {
-    if (!state.view || state.view.outcome !== "playing") return;
+    if (!state.view || state.dealing || state.view.outcome !== "playing") return;
     if (!state.view.hint) {
       state.showHint = true;
       await refresh();
@@ -309,7 +386,7 @@
     const cell = at.element;
     const place = `row ${at.row + 1}, col ${at.col + 1}`;
     $("pointer").textContent = cell.dataset.chance
-      ? `${place}: chance of a mine ${cpsolve.chanceText(cell.dataset.exact, Number(cell.dataset.chance))}`
+      ? `${place}: chance of a mine ${cpsolve.chanceText(Number(cell.dataset.chance), cell.dataset.exact)}`
       : place;
   });
 
@@ -338,23 +415,26 @@
   });
 
   function toggleHint() {
+    if (!state.view) return;
     state.showHint = !state.showHint;
     refresh();
   }
 
   function toggleChances() {
+    if (!state.view) return;
     state.showChances = !state.showChances;
     refresh();
   }
 
   $("level").addEventListener("change", () => ($("custom").hidden = $("level").value !== "custom"));
   $("new").addEventListener("click", () => newGame(settingsFromControls()));
-  $("again").addEventListener("click", () => newGame(state.settings));
+  $("again").addEventListener("click", () => state.settings && newGame(state.settings));
   $("undo").addEventListener("click", () => play("undo"));
   $("hint").addEventListener("click", toggleHint);
   $("play-hint").addEventListener("click", playHint);
   $("chances").addEventListener("click", toggleChances);
   setInterval(tick, 250);
+  cpsolve.chanceKey($("chance-key"), true);
 
   newGame(settingsFromAddress() || settingsFromControls());
 })();
