@@ -69,6 +69,7 @@ import json
 import math
 import os
 import shlex
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -1084,8 +1085,21 @@ def rules_from(args: argparse.Namespace, stored: Rules | None) -> Rules:
     return Rules(rows, cols, mines, first, rule, seed)
 
 
+def stop(signum: int, frame: Any) -> None:
+    """SIGTERM as Ctrl-C: the chunk under way is cut short the same way (the peer ended, its file removed, the
+    games it finished kept)."""
+    raise KeyboardInterrupt
+
+
+def quiet_worker() -> None:
+    """A worker leaves Ctrl-C to the main process (which ends the pool) and dies at SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; the exit code."""
+    signal.signal(signal.SIGTERM, stop)
     try:
         args = parser().parse_args(argv)
         folder = store_folder(args.store)
@@ -1102,8 +1116,11 @@ def main(argv: list[str] | None = None) -> int:
     except (PeerFailed, PlayerChanged) as error:
         print(f"best_vs_peer.py: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # a reader that stopped early (``| head``): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
-        print("best_vs_peer.py: interrupted (the chunks finished are in the store)", file=sys.stderr)
+        print("best_vs_peer.py: interrupted (the games finished are in the store)", file=sys.stderr)
         return 130
 
 
@@ -1139,7 +1156,7 @@ def command(args: argparse.Namespace, store: Store) -> int:
         play_side_peer(store, rules, args.boards, args.chunk, template)
     divergence = args.side == "both" and not args.no_divergence
     if OURS in sides or divergence:
-        with Pool(args.jobs) as pool:
+        with Pool(args.jobs, initializer=quiet_worker) as pool:
             if OURS in sides:
                 play_side_ours(store, rules, args.boards, args.chunk, pool)
             if divergence:

@@ -10,10 +10,12 @@ import importlib.util
 import json
 import math
 import shutil
+import signal
 import sqlite3
 import statistics
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -32,9 +34,10 @@ _spec.loader.exec_module(bvp)
 #: The peer of these tests: certain cells first, else the safest cell. Options: --moves (the protocol's),
 #: --stop-after K (K lines, then exit 3), --garbage (a line that is not JSON), --skip-last (no line for the last
 #: board), --flags (a flag move before each guess, which the replay must skip), --lie (with --moves: the other
-#: outcome, as a peer whose second game on a board is another game would give).
+#: outcome, as a peer whose second game on a board is another game would give), --slow (a minute for each board
+#: after the second).
 FAKE_PEER = r"""
-import json, sys
+import json, sys, time
 import numpy as np
 from cpsolve.cell_states import COVERED
 from cpsolve.deduce import analyse
@@ -74,6 +77,9 @@ if "--skip-last" in args:
 for j, board in enumerate(boards, 1):
     if stop is not None and j > stop:
         sys.exit(3)
+    if "--slow" in args and j > 2:
+        open(path + ".asleep", "w").close()  # tells the test the two games before are out
+        time.sleep(60)
     if "--garbage" in args and j == 2:
         print("not json", flush=True)
     mines = np.zeros((board["rows"], board["cols"]), dtype=bool)
@@ -462,3 +468,19 @@ def test_forget_and_a_player_that_changed(tmp_path: Path, peer: str) -> None:
     assert done.returncode == 0, done.stderr
     found = report_of(store)
     assert found["classified"] == found["paired"]["ours_only"] + found["paired"]["peer_only"] > 0
+
+
+@pytest.mark.slow  # a process stopped midway
+def test_sigterm_keeps_the_finished_games_and_ends_the_peer(tmp_path: Path, peer: str) -> None:
+    store = tmp_path / "s"
+    args = [sys.executable, str(SCRIPT), "run", "--store", str(store), *SMALL, "--boards", "5", "--side", "peer"]
+    process = subprocess.Popen([*args, "--peer", f"{peer} --slow"], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not list(store.glob("*.asleep")):
+        time.sleep(0.1)
+    time.sleep(0.5)  # the two games' lines read by the script
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130 and "interrupted" in stderr
+    assert report_of(store)["sides"]["peer"]["games"] == 2
+    assert not list(store.glob("boards-*.jsonl"))
