@@ -247,7 +247,8 @@ def net_half_width(ours: int, peer: int, boards: int) -> float:
     peer only) or 0.
 
     The per-board differences' variance over `boards` is (ours + peer) / n - ((ours - peer) / n)^2; the standard
-    error of their mean is the root of that over n (the plug-in variance, as ``best_paired.py`` uses).
+    error of their mean is the square root of that variance over n (the plug-in variance, as ``best_paired.py``
+    uses).
     """
     if boards == 0:
         return 0.0
@@ -975,6 +976,10 @@ def report_text(found: dict) -> str:
         lines.append(
             f"{run['side']}: {run['boards']:,} boards in {run['seconds']:,.0f} s of wall time, {rate}: {run['source']}"
         )
+    for side in (OURS, PEER):
+        sources = [run["source"] for run in found["runs"] if run["side"] == side]
+        if len(sources) > 1:  # results of two versions side by side measure neither
+            lines.append(f"warning: {side}'s games were played by {len(sources)} versions (above)")
     return "\n".join(lines)
 
 
