@@ -13,9 +13,9 @@ from cpsolve.answers.puzzles import with_total
 from cpsolve.deduce import Position
 from cpsolve.formats.best import hint_json, hint_text
 from cpsolve.formats.puzzle import PuzzleInput, read_puzzle
-from cpsolve.play.best import Advice, advise
+from cpsolve.play.best import DEFAULT, Advice, BestSettings, advise
 
-__all__ = ["HintAnswer", "hint", "read_puzzle"]
+__all__ = ["HintAnswer", "hint", "read_puzzle", "DEEP_BOARDS"]
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,18 @@ class HintAnswer:
         return hint_text(self.name, self.position, self.advice)
 
 
+#: The boards the deep mode plays its closest candidates out on (it stops at the time limit with those played).
+DEEP_BOARDS = 300
+
+
 def hint(
-    position: PuzzleInput, *, mines: int | None = None, no_total: bool = False, seed: int = 0, time_limit: float = 60.0
+    position: PuzzleInput,
+    *,
+    mines: int | None = None,
+    no_total: bool = False,
+    seed: int = 0,
+    time_limit: float = 60.0,
+    deep: bool = False,
 ) -> HintAnswer:
     """The best player's move in a position: its certain cells, or its guess with the exact safety and why.
 
@@ -51,6 +61,8 @@ def hint(
         no_total: Ignore the input's total.
         seed: Breaks exact ties between equally good guesses.
         time_limit: Seconds; past it the answer is the best found so far (``timed_out``).
+        deep: Play the closest candidates out on up to :data:`DEEP_BOARDS` boards drawn from the position
+            (:mod:`cpsolve.play.best.rollouts`; seconds, and the boards played when the time runs out).
 
     Raises:
         ParameterError: For a refused option; UsageError for `mines` with `no_total`.
@@ -59,5 +71,6 @@ def hint(
     check_seed(seed)
     check_time_limit(time_limit)
     given = with_total(position, mines, no_total).position
-    advice = advise(given, np.random.default_rng(seed), time.perf_counter() + time_limit)
+    settings = BestSettings(rollouts=DEEP_BOARDS) if deep else DEFAULT
+    advice = advise(given, np.random.default_rng(seed), time.perf_counter() + time_limit, settings)
     return HintAnswer(position.name, given, advice)

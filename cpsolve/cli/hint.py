@@ -25,6 +25,14 @@ def hint(
     mines: PuzzleMines = None,
     no_total: PuzzleNoTotal = False,
     seed: Annotated[int, typer.Option("--seed", help="Breaks exact ties between equally good guesses.")] = 0,
+    deep: Annotated[
+        bool,
+        typer.Option(
+            "--deep",
+            help="Play the closest candidates out on a few hundred boards drawn from the position and take the "
+            "one that wins most (seconds; the boards played so far when the time limit comes).",
+        ),
+    ] = False,
     output_format: Annotated[
         OutputFormat,
         typer.Option("--format", help="text (the board with the advice marked) or json (one object per file)."),
@@ -53,7 +61,7 @@ def hint(
     positions = [hints.read_puzzle(path) for path in files]  # bad input fails before any answer
     exit_code = EXIT_OK
     for index, item in enumerate(positions):
-        answer = hints.hint(item, mines=mines, no_total=no_total, seed=seed, time_limit=time_limit)
+        answer = hints.hint(item, mines=mines, no_total=no_total, seed=seed, time_limit=time_limit, deep=deep)
         if answer.timed_out:
             exit_code = EXIT_TIME_LIMIT
         if output_format is OutputFormat.json:

@@ -55,7 +55,7 @@ def _candidate_json(candidate: Candidate[Cell]) -> dict[str, Any]:
         "safety": float(candidate.safety),
         "safety_exact": fraction_text(candidate.safety),
     }
-    for name in ("survival", "progress", "opening", "win"):
+    for name in ("survival", "progress", "opening", "win", "played"):
         value = getattr(candidate, name)
         if value is not None:
             answer[name] = value
@@ -91,6 +91,8 @@ def hint_json(name: str, position: Position, advice: Advice) -> dict[str, Any]:
         answer["conflict"] = _one_based(conflict.clues) if conflict else []
         answer["conflict_total"] = bool(conflict and conflict.total)
         answer["conflict_minimal"] = bool(conflict and conflict.minimal)
+    if advice.boards:
+        answer["rollout_boards"] = advice.boards
     if advice.timed_out:
         answer["timed_out"] = True
     return answer
@@ -129,6 +131,7 @@ def _cells(cells: Iterable[Cell]) -> str:
 
 #: The measures listed for each candidate: the attribute, its short name in the text, and its legend.
 _MEASURES = (
+    ("played", "won", "won: share of the boards drawn from what is shown won playing on after it, an estimate"),
     ("win", "win", "win: chance of winning with best play"),
     (
         "survival",
@@ -194,6 +197,8 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
         f" = {float(advice.guess.safety):.4f}"
     )
     lines.append(f"why: {advice.reason.words}")
+    if advice.boards:
+        lines.append(f"played out on {counted(advice.boards, 'board')} drawn uniformly from what is shown")
     lines.extend(_legend(advice.candidates))
     for mark, candidate in zip(CANDIDATE_MARKS, advice.candidates, strict=False):
         r, c = candidate.cell

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cpsolve.cell_states import CLEARED, COVERED, FLAGGED
+from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.deduce.view import View
 from cpsolve.errors import InternalError
 from cpsolve.grid import Cell, mine_numbers
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from cpsolve.play.casual import Board
     from cpsolve.play.game import Game
 
-__all__ = ["BestGame", "play_best", "play_board", "play_from_position", "play_on"]
+__all__ = ["BestGame", "play_best", "play_board", "play_from_position", "play_on", "play_out"]
 
 
 @dataclass
@@ -162,6 +162,23 @@ def play_from_position(
     game.cleared = len(position.clues)
     record = BestGame(False, 0, -len(position.clues), 0, [] if record_moves else None)
     return _play_on(game, rng, record, settings)
+
+
+def play_out(view: View, mines: np.ndarray, first: int, rng: np.random.Generator, settings: BestSettings) -> bool:
+    """Whether the best player wins from `view` on the board whose mines are `mines` (flat, the view's
+    layout) after clicking `first` (a flat index): a rollout of :mod:`cpsolve.play.best.rollouts`.
+
+    The view's cleared cells and flags stand as they are; the game core reveals from the hidden board.
+    """
+    grid = view.grid
+    state = np.frombuffer(bytes(view.state), dtype=np.uint8)
+    present = grid.inner(state != ABSENT)
+    game = GameState(BoardTables.build(grid.inner(mines) & present, present))
+    game.state[:] = view.state
+    game.cleared = int((state == CLEARED).sum())
+    if game.reveal(first) is None:
+        return False
+    return _play_on(game, rng, BestGame(False, 0, 0, 0, None), settings).won
 
 
 def play_on(game: Game, click: Cell, rng: np.random.Generator, settings: BestSettings = DEFAULT) -> BestGame:

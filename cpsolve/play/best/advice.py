@@ -36,6 +36,7 @@ class Advice:
             all hold (:func:`cpsolve.deduce.conflict.minimal_conflict`).
         timed_out: The deadline passed: the answer is the best found in time (the safest cell
             instead of a look-ahead, or a conflict not yet minimal).
+        boards: The boards the closest candidates were played out on (the deep mode's rollouts; 0: none).
     """
 
     status: str
@@ -47,6 +48,7 @@ class Advice:
     solutions: int | None = None
     conflict: Conflict | None = None
     timed_out: bool = False
+    boards: int = 0
 
 
 def advise(
@@ -98,7 +100,7 @@ def advise(
     def exact_candidate(c: Candidate[int]) -> Candidate[Cell]:
         where = cell(c.cell)  # the exact safety, a fraction only for the cells reported
         safety = Fraction(count - weights.mine[where], count)
-        return Candidate(where, safety, c.survival, c.progress, c.opening, c.win, c.dead)
+        return Candidate(where, safety, c.survival, c.progress, c.opening, c.win, c.dead, c.played)
 
     guess = None if decision.guess is None else exact_candidate(decision.guess)
     return Advice(
@@ -110,4 +112,5 @@ def advise(
         tuple(exact_candidate(c) for c in decision.candidates),
         weights.count,
         timed_out=decision.reason is Reason.SAFEST,
+        boards=decision.boards,
     )

@@ -24,6 +24,7 @@ class Reason(str, Enum):
     ENDGAME = "endgame"
     ISOLATED = "isolated"
     LOOKAHEAD = "lookahead"
+    ROLLOUTS = "rollouts"
     SAFEST = "safest"
     NO_SOLUTION = "no_solution"
 
@@ -44,6 +45,7 @@ _WORDS = {
     Reason.ENDGAME: "exact game-tree search over the placements left: the best chance to win",
     Reason.ISOLATED: "isolated region: exact game-tree search of a part of the board that plays alone",
     Reason.LOOKAHEAD: "the best chance of surviving this click and the next",
+    Reason.ROLLOUTS: "the closest candidates played out on boards drawn from what is shown: this one won most",
     Reason.SAFEST: "the safest cell (the time limit left no room to look ahead)",
     Reason.NO_SOLUTION: "no placement of mines fits what is shown",
 }
@@ -64,6 +66,8 @@ class Candidate(Generic[CellT]):
         opening: The chance it shows no mine around beyond the flags: its neighbours open.
         win: The exact chance of winning with best play after it (the exact searches).
         dead: Whether it can show only one number (it teaches nothing).
+        played: The share of boards drawn from what is shown that the player won after clicking it
+            (the rollouts; an estimate, not exact).
     """
 
     cell: CellT
@@ -73,6 +77,7 @@ class Candidate(Generic[CellT]):
     opening: float | None = None
     win: float | None = None
     dead: bool = False
+    played: float | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,7 @@ class Decision:
         reason: Why.
         candidates: The guesses weighed, the one taken first.
         log_solutions: The natural log of the number of placements.
+        boards: The boards the candidates were played out on (the rollouts; 0: none).
     """
 
     safe: tuple[int, ...]
@@ -94,6 +100,7 @@ class Decision:
     reason: Reason
     candidates: tuple[Candidate[int], ...] = ()
     log_solutions: float = float("-inf")
+    boards: int = 0
 
 
 def scored(value: float | None) -> float:

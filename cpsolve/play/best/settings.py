@@ -42,6 +42,11 @@ class BestSettings:
             the look-ahead.
         isolated_solutions: An isolated region's game tree is searched when it has at most this many
             placements (0: never).
+        rollouts: Boards drawn to play the look-ahead's closest candidates out on (0: none; the hint's deep
+            mode, :mod:`cpsolve.play.best.rollouts`: a game a board and candidate, far too slow for every move
+            of a measured game).
+        rollout_candidates: At most this many candidates are played out.
+        rollout_ratio: ... those whose look-ahead score is at least this share of the best's.
     """
 
     candidate_ratio: float = 0.8
@@ -53,6 +58,9 @@ class BestSettings:
     endgame_solutions: int = 1000
     endgame_budget: int = 20_000_000
     isolated_solutions: int = 1000
+    rollouts: int = 0
+    rollout_candidates: int = 4
+    rollout_ratio: float = 0.9
 
     def __post_init__(self) -> None:
         for field in fields(self):

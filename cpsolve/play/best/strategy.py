@@ -13,6 +13,7 @@ from cpsolve.deduce.view import View
 from cpsolve.play.best.choice import Candidate, Decision, Reason, guess_first
 from cpsolve.play.best.fifty_fifty import forced_box, forced_pair, influence
 from cpsolve.play.best.lookahead import candidates, lookahead, pick
+from cpsolve.play.best.rollouts import rollouts
 from cpsolve.play.best.searches import endgame, isolated
 from cpsolve.play.best.settings import DEFAULT, BestSettings
 
@@ -51,7 +52,7 @@ def decide(
         view = View(view.grid, bytearray(state.tobytes()), view.shown, view.total)
     safety = np.where(state == COVERED, safe, -1.0)
     found = _guess(view, state, safety, rng, log_count, deadline, settings)
-    return Decision((), sure_mine, found.guess, found.reason, found.candidates, log_count)
+    return Decision((), sure_mine, found.guess, found.reason, found.candidates, log_count, found.boards)
 
 
 def _in_time(deadline: float | None) -> bool:
@@ -92,7 +93,10 @@ def _guess(
             guess = Candidate(cell, float(safety[cell]))
             return Decision((), (), guess, Reason.PSEUDO, (guess,))
         cells = candidates(view, state, safety, rng, near, settings)
-        return lookahead(view, state, safety, rng, near, cells, settings)
+        found = lookahead(view, state, safety, rng, near, cells, settings)
+        if settings.rollouts and view.total >= 0:  # the deep mode: the closest candidates played out
+            return rollouts(view, found, int(rng.integers(2**31)), settings, deadline)
+        return found
     cells = np.flatnonzero(state == COVERED)
     index = pick(rng, safety[cells].tolist())
     guess = Candidate(int(cells[index]), float(safety[cells[index]]))
