@@ -1,4 +1,4 @@
-"""The hint's deep mode: boards drawn uniformly from a view, played out by the player, the closest candidates compared."""
+"""The hint's deep mode: boards drawn uniformly from a view, played out, the closest candidates compared."""
 
 from __future__ import annotations
 
