@@ -38,9 +38,22 @@ Packages:
 
 from cpsolve.lazy import loader
 
+TYPE_CHECKING = False  # typing's flag without importing typing: `import cpsolve` stays this module alone
+if TYPE_CHECKING:  # the names below, as mypy and a reader see them
+    from cpsolve.board import Board
+    from cpsolve.deduce import Position, analyse
+    from cpsolve.generate import GameSettings, generate_boards, openings_and_3bv, play_game
+    from cpsolve.layout import LayoutProblem, SolveOptions, solve
+    from cpsolve.play.best import BestSettings, advise
+    from cpsolve.play.best_games import play_best
+    from cpsolve.play.casual import solve_casual
+    from cpsolve.play.game import best_first_click, play_from
+    from cpsolve.reveal import judge
+
 __version__ = "0.1.0"
 
-#: Each public name and the module that defines it.
+#: Each public name and the module that defines it: the one lazy loader of the package (its faces and
+#: engines import what they use from its module).
 _NAMES = {
     "solve": "cpsolve.layout",
     "LayoutProblem": "cpsolve.layout",
@@ -51,6 +64,7 @@ _NAMES = {
     "Position": "cpsolve.deduce",
     "analyse": "cpsolve.deduce",
     "advise": "cpsolve.play.best",
+    "BestSettings": "cpsolve.play.best",
     "best_first_click": "cpsolve.play.game",
     "play_from": "cpsolve.play.game",
     "play_best": "cpsolve.play.best_games",
@@ -60,7 +74,26 @@ _NAMES = {
     "play_game": "cpsolve.generate",
 }
 
-__all__ = ["__version__", *_NAMES]
+__all__ = [
+    "__version__",
+    "solve",
+    "LayoutProblem",
+    "SolveOptions",
+    "judge",
+    "Board",
+    "solve_casual",
+    "Position",
+    "analyse",
+    "advise",
+    "BestSettings",
+    "best_first_click",
+    "play_from",
+    "play_best",
+    "GameSettings",
+    "generate_boards",
+    "openings_and_3bv",
+    "play_game",
+]
 
 __getattr__ = loader(__name__, _NAMES)
 

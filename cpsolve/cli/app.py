@@ -64,23 +64,23 @@ def _silence_stdout() -> None:
         pass
 
 
-#: Each command and the module that defines it, in the order ``--help`` lists them. A module is
-#: imported only when its command runs (or ``--help`` lists them all): a command does not pay for
-#: building the others' options.
-COMMANDS = {
-    "layout": "cpsolve.cli.layout",
-    "check": "cpsolve.cli.check",
-    "compare": "cpsolve.cli.compare",
-    "report": "cpsolve.cli.report",
-    "casual": "cpsolve.cli.casual",
-    "play": "cpsolve.cli.play",
-    "generate": "cpsolve.cli.generate",
-    "stats": "cpsolve.cli.stats",
-    "puzzle": "cpsolve.cli.puzzle",
-    "hint": "cpsolve.cli.hint",
-    "game": "cpsolve.cli.game",
-    "serve": "cpsolve.cli.serve",
-}
+#: The commands, in the order ``--help`` lists them; each is defined in the module of its name
+#: (``layout`` in :mod:`cpsolve.cli.layout`), imported only when it runs (or ``--help`` lists them all):
+#: a command does not pay for building the others' options.
+COMMANDS = (
+    "layout",
+    "check",
+    "compare",
+    "report",
+    "casual",
+    "play",
+    "generate",
+    "stats",
+    "puzzle",
+    "hint",
+    "game",
+    "serve",
+)
 
 
 class _ReportingGroup(TyperGroup):
@@ -160,7 +160,7 @@ def _load_command(name: str) -> Any:
 
     from typer.main import get_command_from_info
 
-    module = COMMANDS[name]
+    module = f"{__package__}.{name}"
     importlib.import_module(module)
     for info in app.registered_commands:
         if (
