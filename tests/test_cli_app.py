@@ -256,3 +256,29 @@ def _python_starting(stderr: str) -> bool:
 
     frames = re.findall(r'File "[^"]*[/\\]cpsolve[/\\]([^"]+)"', stderr)
     return set(frames) <= {"__init__.py", "lazy.py"}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["generate", "four", "9", "10"],
+        ["game", "four", "9", "10"],
+        ["stats", "--random", "9", "9", "x"],
+        ["layout", "four", "7", "3"],
+        ["puzzle"],
+        ["hint", "--bogus", "x"],
+        ["casual", "--player", "nobody", "x"],
+        ["generate", "9", "9", "10", "--player", "best"],
+        ["compare", "--rows"],
+        ["lyout", "3", "3", "1"],
+        ["--bogus"],
+    ],
+    ids=lambda args: " ".join(args),
+)
+def test_every_usage_error_is_one_line_and_exit_2(args):
+    """Click's own refusals (a value of the wrong type, an unknown option or choice, a missing argument) and
+    cpsolve's are worded alike: one line on stderr, exit 2, no box."""
+    done = subprocess.run([sys.executable, "-m", "cpsolve", *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("cpsolve: ") and len(done.stderr.splitlines()) == 1, done.stderr
+    assert "╭" not in done.stderr and done.stdout == ""

@@ -96,19 +96,20 @@ def test_batch_streams_case_by_case():
 
 
 @pytest.mark.parametrize(
-    "args,fragment",
+    "args,fragment,code",
     [
-        (["0", "3", "0"], "at least 1"),
-        (["3", "0", "0"], "at least 1"),
-        (["3", "3", "-1"], "got M=-1"),
-        (["3", "3", "9"], "got M=9"),
-        (["3", "x", "1"], "C is not an integer"),
-        (["3", "3.5", "1"], "C is not an integer"),
+        (["0", "3", "0"], "at least 1", 1),
+        (["3", "0", "0"], "at least 1", 1),
+        (["3", "3", "-1"], "got M=-1", 1),
+        (["3", "3", "9"], "got M=9", 1),
+        # not an integer where one goes: a usage error, as every command's integer arguments are
+        (["3", "x", "1"], "invalid value for 'C': 'x' is not an integer", 2),
+        (["3", "3.5", "1"], "invalid value for 'C': '3.5' is not an integer", 2),
     ],
 )
-def test_bad_single_case(runner, args, fragment):
+def test_bad_single_case(runner, args, fragment, code):
     result = run(runner, "layout", *args)
-    assert result.exit_code == 1
+    assert result.exit_code == code
     assert fragment in result.stderr and result.stderr.count("\n") == 1
     assert result.stdout == "" and "Traceback" not in result.stderr
 
