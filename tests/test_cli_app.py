@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 
@@ -282,3 +284,35 @@ def test_every_usage_error_is_one_line_and_exit_2(args):
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("cpsolve: ") and len(done.stderr.splitlines()) == 1, done.stderr
     assert "╭" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_at_80_columns_reads_as_prose_with_whole_choices_and_named_values(name):
+    """Each command's --help at 80 columns: no line wider, paragraphs rewrapped (no hand-written breaks
+    leaving short lines inside a paragraph), choice lists whole on one line, and values named (FILE, N,
+    ROW,COL), never shown by their Python type."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cpsolve", name, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "80"},
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    assert not any(kind in done.stdout for kind in ("<str>", "<int>", "<float>", "<text>", "<integer>"))
+    for line in lines:  # an option's choice list opened on its line closes on it
+        named = re.match(r"^  (-\S.*?)(\s{2,}|$)", line)
+        if named:
+            assert named.group(1).count("<") == named.group(1).count(">"), line
+    description = lines[2 : next(i for i, line in enumerate(lines) if line in ("Arguments:", "Options:"))]
+    paragraphs: list[list[str]] = [[]]
+    for line in description:
+        if line.strip():
+            paragraphs[-1].append(line)
+        else:
+            paragraphs.append([])
+    for paragraph in paragraphs:
+        for line in paragraph[:-1]:  # every line of a paragraph but its last is filled
+            assert len(line) >= 60, (name, line)

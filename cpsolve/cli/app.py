@@ -179,6 +179,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     help="Constraint programming for Minesweeper: one-click layouts, clue puzzles and players.",
 )
 

@@ -43,45 +43,62 @@ __all__ = ["compare"]
 
 @app.command()
 def compare(
-    rows: Annotated[str, typer.Option(help="Row range A-B.")] = "1-6",
-    cols: Annotated[str, typer.Option(help="Column range A-B.")] = "1-6",
-    mines: Annotated[str | None, typer.Option(help="Mine range A-B (default: every 0 <= M < R*C).")] = None,
+    rows: Annotated[str, typer.Option(metavar="A-B", help="Row range A-B.")] = "1-6",
+    cols: Annotated[str, typer.Option(metavar="A-B", help="Column range A-B.")] = "1-6",
+    mines: Annotated[
+        str | None, typer.Option(metavar="A-B", help="Mine range A-B (default: every 0 <= M < R*C).")
+    ] = None,
     backends: Annotated[
         str,
         typer.Option(
+            metavar="LIST",
             help="Comma-separated backends to run on every case; cp:levels, cp:flow, cp:cuts run the CP model "
-            "alone under that encoding (phases off, dominance none)."
+            "alone under that encoding (phases off, dominance none).",
         ),
     ] = "greedy,cp",
     phases: PhasesOption = "all",
     model: ModelOption = ModelKind.STRONG,
     dominance: Annotated[Dominance | None, typer.Option(help="CP-SAT dominance level.")] = None,
     encoding: Annotated[Encoding | None, typer.Option(help="CP-SAT reachability encoding.")] = None,
-    time_limit: Annotated[float, typer.Option(help="Seconds per case and backend.")] = 60.0,
+    time_limit: Annotated[float, typer.Option(metavar="S", help="Seconds per case and backend.")] = 60.0,
     jobs: Annotated[
         int | None,
         typer.Option(
-            help="Worker processes of the local Dask cluster (default: the cores available; 1 runs here, without Dask)."
+            metavar="N",
+            help="Worker processes of the local Dask cluster (default: the cores available; 1 runs here, no Dask).",
         ),
     ] = None,
-    workers: Annotated[int | None, typer.Option(help="CP-SAT workers per case (default: fitted to --jobs).")] = None,
-    solver: Annotated[str, typer.Option(help="MiniZinc solver for the minizinc backend.")] = "gecode",
+    workers: Annotated[
+        int | None, typer.Option(metavar="N", help="CP-SAT workers per case (default: fitted to --jobs).")
+    ] = None,
+    solver: Annotated[str, typer.Option(metavar="NAME", help="MiniZinc solver for the minizinc backend.")] = "gecode",
     scheduler: Annotated[
         str | None,
-        typer.Option(help="Run the cases on the Dask cluster whose scheduler is at this address (tcp://host:port)."),
+        typer.Option(
+            metavar="ADDRESS",
+            help="Run the cases on the Dask cluster whose scheduler is at this address (tcp://host:port).",
+        ),
     ] = None,
     store_path: Annotated[
-        str | None, typer.Option("--store", help="Write every finished case to this SQLite database as it arrives.")
+        str | None,
+        typer.Option(
+            "--store", metavar="FILE", help="Write every finished case to this SQLite database as it arrives."
+        ),
     ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Skip the cases --store already holds for the same settings.")
     ] = False,
-    json_path: Annotated[str | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
-    csv_path: Annotated[str | None, typer.Option("--csv", help="Write one row per case and backend here.")] = None,
+    json_path: Annotated[
+        str | None, typer.Option("--json", metavar="FILE", help="Write the report as JSON here.")
+    ] = None,
+    csv_path: Annotated[
+        str | None, typer.Option("--csv", metavar="FILE", help="Write one row per case and backend here.")
+    ] = None,
     plot_path: Annotated[
         str | None,
         typer.Option(
             "--plot",
+            metavar="FILE",
             help="Draw times and the impossible map to this image (its extension names the format: .png, .svg, .pdf).",
         ),
     ] = None,

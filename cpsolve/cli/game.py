@@ -41,12 +41,16 @@ def game(
     start: StartRule = Start("opening"),
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed of the first board (the next boards: seed+1, ...); default random."),
+        typer.Option(
+            "--seed", metavar="N", help="Seed of the first board (the next boards: seed+1, ...); default random."
+        ),
     ] = None,
     time_limit: Annotated[
         float,
         typer.Option(
-            "--time-limit", help="Seconds each solver step (dealing, chances, hint, judging a move) may take."
+            "--time-limit",
+            metavar="S",
+            help="Seconds each solver step (dealing, chances, hint, judging a move) may take.",
         ),
     ] = 10.0,
     auto_guess: Annotated[

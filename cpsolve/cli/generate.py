@@ -35,8 +35,8 @@ def generate(
     no_total: PlayerNoTotal = False,
     first: FirstClick = None,
     start: StartRule = Start("opening"),
-    count: Annotated[int, typer.Option("--count", help="How many boards.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same boards).")] = 0,
+    count: Annotated[int, typer.Option("--count", metavar="N", help="How many boards.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Random seed (same seed, same boards).")] = 0,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="text (boards, blank line between) or json (one object per line).")
     ] = OutputFormat.text,

@@ -24,7 +24,9 @@ def hint(
     ],
     mines: PuzzleMines = None,
     no_total: PuzzleNoTotal = False,
-    seed: Annotated[int, typer.Option("--seed", help="Breaks exact ties between equally good guesses.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Breaks exact ties between equally good guesses.")
+    ] = 0,
     deep: Annotated[
         bool,
         typer.Option(

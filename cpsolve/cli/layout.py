@@ -47,11 +47,18 @@ __all__ = ["layout", "numbered_path"]
 def layout(
     numbers: Annotated[
         list[str] | None,
-        typer.Argument(help="R C M (rows, columns, mines), or just M with --template.", show_default=False),
+        typer.Argument(
+            metavar="R C M", help="Rows, columns and mines; or just the mines M with --template.", show_default=False
+        ),
     ] = None,
     input: Annotated[
         str | None,
-        typer.Option("--input", "-i", help="Code Jam batch file (first line T, then T lines 'R C M'); '-' for stdin."),
+        typer.Option(
+            "--input",
+            "-i",
+            metavar="FILE",
+            help="Code Jam batch file (first line T, then T lines 'R C M'); '-' for stdin.",
+        ),
     ] = None,
     backend: Annotated[
         Backend | None, typer.Option(help="Solver backend. Default: greedy, or cp for --click/--template.")
@@ -59,9 +66,12 @@ def layout(
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="text (contest format) or json.")
     ] = OutputFormat.text,
-    click: Annotated[str | None, typer.Option(help="Pin the click at ROW,COL (1-based); CP backends only.")] = None,
+    click: Annotated[
+        str | None, typer.Option(metavar="ROW,COL", help="Pin the click at ROW,COL (1-based); CP backends only.")
+    ] = None,
     template: Annotated[
-        str | None, typer.Option(help="Board sketch: # no cell, * mine, . safe, ? either, c click. Give M only.")
+        str | None,
+        typer.Option(metavar="FILE", help="Board sketch: # no cell, * mine, . safe, ? either, c click. Give M only."),
     ] = None,
     encoding: Annotated[
         Encoding | None, typer.Option(help="CP-SAT reachability encoding (default: the fastest).")
@@ -75,17 +85,21 @@ def layout(
     export_model: Annotated[
         str | None,
         typer.Option(
+            metavar="FILE",
             help="Write the model first: CP-SAT's (text if the name ends in txt, else binary) or MiniZinc's data. "
-            "With --input, one file per case: NAME-K.EXT."
+            "With --input, one file per case: NAME-K.EXT.",
         ),
     ] = None,
-    time_limit: Annotated[float, typer.Option(help="Seconds per case before giving up (exit 3 / Unknown).")] = 60.0,
+    time_limit: Annotated[
+        float, typer.Option(metavar="S", help="Seconds per case before giving up (exit 3 / Unknown).")
+    ] = 60.0,
     workers: Annotated[
-        int | None, typer.Option(help=f"CP-SAT search workers, 1-{MAX_WORKERS} (default: the benchmarked best).")
+        int | None,
+        typer.Option(metavar="N", help=f"CP-SAT search workers, 1-{MAX_WORKERS} (default: the benchmarked best)."),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Random seed for the search.")] = 0,
+    seed: Annotated[int, typer.Option(metavar="N", help="Random seed for the search.")] = 0,
     solver: Annotated[
-        str | None, typer.Option(help="MiniZinc solver for --backend minizinc (default: gecode).")
+        str | None, typer.Option(metavar="NAME", help="MiniZinc solver for --backend minizinc (default: gecode).")
     ] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Print solver statistics to stderr.")] = False,
     log: Annotated[bool, typer.Option("--log", help="CP backend: print CP-SAT's own search log to stderr.")] = False,

@@ -46,7 +46,9 @@ def play(
     ] = OutputFormat.text,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="With --player best: breaks its ties (board k uses default_rng(\\[seed, k]))."),
+        typer.Option(
+            "--seed", metavar="N", help="With --player best: breaks its ties (board k uses default_rng([seed, k]))."
+        ),
     ] = None,
     moves: Annotated[
         bool, typer.Option("--moves", help="With --player best and --format json: every reveal, in order.")

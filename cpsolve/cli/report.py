@@ -21,12 +21,17 @@ __all__ = ["report"]
 @app.command()
 def report(
     store_path: Annotated[str, typer.Argument(metavar="FILE.db", help="A results store written by compare --store.")],
-    json_path: Annotated[str | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
-    csv_path: Annotated[str | None, typer.Option("--csv", help="Write one row per case and backend here.")] = None,
+    json_path: Annotated[
+        str | None, typer.Option("--json", metavar="FILE", help="Write the report as JSON here.")
+    ] = None,
+    csv_path: Annotated[
+        str | None, typer.Option("--csv", metavar="FILE", help="Write one row per case and backend here.")
+    ] = None,
     plot_path: Annotated[
         str | None,
         typer.Option(
             "--plot",
+            metavar="FILE",
             help="Draw times and the impossible map to this image (its extension names the format: .png, .svg, .pdf).",
         ),
     ] = None,

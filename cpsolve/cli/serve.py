@@ -20,15 +20,20 @@ DEFAULT_QUEUE = 64
 @app.command()
 def serve(
     host: Annotated[
-        str, typer.Option("--host", help="The address to listen on (loopback by default: this machine only).")
+        str,
+        typer.Option(
+            "--host", metavar="ADDRESS", help="The address to listen on (loopback by default: this machine only)."
+        ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="The port (0: any free port, printed).")] = 8000,
+    port: Annotated[int, typer.Option("--port", metavar="N", help="The port (0: any free port, printed).")] = 8000,
     workers: Annotated[
-        int, typer.Option("--workers", help=f"Solver processes, 1-{MAX_WORKERS}: requests solved at once.")
+        int, typer.Option("--workers", metavar="N", help=f"Solver processes, 1-{MAX_WORKERS}: requests solved at once.")
     ] = 2,
     queue: Annotated[
         int,
-        typer.Option("--queue", help="Requests solving or waiting at once; past it a request gets 503 at once."),
+        typer.Option(
+            "--queue", metavar="N", help="Requests solving or waiting at once; past it a request gets 503 at once."
+        ),
     ] = DEFAULT_QUEUE,
     time_limit: Annotated[
         float,

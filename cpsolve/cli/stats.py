@@ -51,23 +51,33 @@ def stats(
             "--random", metavar="R C M", help="Random boards of R rows, C columns, M mines instead of a file."
         ),
     ] = None,
-    games: Annotated[int, typer.Option("--games", help="How many random games (with --random).")] = DEFAULT_GAMES,
+    games: Annotated[
+        int, typer.Option("--games", metavar="N", help="How many random games (with --random).")
+    ] = DEFAULT_GAMES,
     player: Annotated[
         Player, typer.Option("--player", help="Who plays the random games (best guesses when stuck).")
     ] = Player("perfect"),
     no_total: PlayerNoTotal = False,
     first: FirstClick = None,
     start: StartRule = Start("opening"),
-    seed: Annotated[int, typer.Option("--seed", help="Random seed; game k uses default_rng(\\[seed, k]).")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Random seed; game k uses default_rng([seed, k]).")
+    ] = 0,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = OutputFormat.text,
     jobs: Annotated[
-        int, typer.Option(help="With --random: worker processes of a local Dask cluster (1 plays here).")
+        int, typer.Option(metavar="N", help="With --random: worker processes of a local Dask cluster (1 plays here).")
     ] = 1,
     scheduler: Annotated[
-        str | None, typer.Option(help="With --random: play on the Dask cluster at this address (tcp://host:port).")
+        str | None,
+        typer.Option(
+            metavar="ADDRESS", help="With --random: play on the Dask cluster at this address (tcp://host:port)."
+        ),
     ] = None,
     store_path: Annotated[
-        str | None, typer.Option("--store", help="With --random: keep every finished game in this SQLite database.")
+        str | None,
+        typer.Option(
+            "--store", metavar="FILE", help="With --random: keep every finished game in this SQLite database."
+        ),
     ] = None,
     resume: Annotated[
         bool,
