@@ -515,3 +515,44 @@ def test_the_four_cell_50_50_test_finds_exactly_the_blocks_enumeration_finds():
             assert block is None, position
             misses += 1
     assert hits >= 20 and misses >= 20, (hits, misses)
+
+
+# (rows, cols, the corner that showed a number, the far end of the shorter edge through it)
+OPENING_CORNERS = [
+    (4, 7, (0, 0), (3, 0)),
+    (4, 7, (0, 6), (3, 6)),
+    (4, 7, (3, 0), (0, 0)),
+    (4, 7, (3, 6), (0, 6)),
+    (7, 4, (0, 0), (0, 3)),
+    (7, 4, (0, 3), (0, 0)),
+    (7, 4, (6, 0), (6, 3)),
+    (7, 4, (6, 3), (6, 0)),
+]
+
+
+@pytest.mark.parametrize("rows, cols, corner, expected", OPENING_CORNERS)
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_the_opening_book_answers_the_corner_with_the_far_end_of_the_shorter_edge(rows, cols, corner, expected, number):
+    position = Position(rows, cols, {corner: number}, frozenset(), full(rows, cols) - {corner}, total=5)
+    settings = best.BestSettings(corner_numbers=(1, 2, 3))
+    advice = best.advise(position, np.random.default_rng(0), settings=settings)
+    assert advice.reason == "opening" and advice.guess.cell == expected
+    # labelled with its exact safety, as every guess is: 5 mines, `number` of them next to the corner
+    assert advice.guess.safety == 1 - Fraction(5 - number, rows * cols - 4)
+    assert best.advise(position, np.random.default_rng(0)).reason != "opening"  # off by default
+
+
+@pytest.mark.parametrize("case", ["a number not in the book", "square", "a hole", "two cells open", "not a corner"])
+def test_the_opening_book_keeps_to_its_one_position(case):
+    rows, cols = (5, 5) if case == "square" else (4, 7)
+    cells = full(rows, cols)
+    corner = (1, 0) if case == "not a corner" else (0, 0)
+    clues = {corner: 2 if case == "a number not in the book" else 1}
+    if case == "two cells open":
+        clues[(3, 6)] = 1
+    if case == "a hole":
+        cells -= {(2, 3)}
+    position = Position(rows, cols, clues, frozenset(), cells - set(clues), total=5)
+    settings = best.BestSettings(corner_numbers=(1,))
+    advice = best.advise(position, np.random.default_rng(0), settings=settings)
+    assert advice.status == "ok" and advice.guess is not None and advice.reason != "opening"
