@@ -18,7 +18,7 @@ from cpsolve.answers import MAX_TIME_LIMIT, check_time_limit
 from cpsolve.errors import InputError, UsageError
 from cpsolve.game import LEVELS
 from cpsolve.layout import BACKENDS, PHASES, ModelKind
-from cpsolve.play import PLAYERS, START_CONDITIONS
+from cpsolve.play import EXACT_PLAYERS, PLAYERS, START_CONDITIONS
 from cpsolve.words import decimal_text, shorten
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ __all__ = [
     "OutputFormat",
     "Backend",
     "Player",
+    "StatsPlayer",
     "Start",
     "PhasesOption",
     "ModelOption",
@@ -87,6 +88,8 @@ if TYPE_CHECKING:
 
     class Player(str, Enum): ...
 
+    class StatsPlayer(str, Enum): ...
+
     class Start(str, Enum): ...
 
     class Level(str, Enum): ...
@@ -96,6 +99,8 @@ else:
     Backend = _choice("Backend", tuple(BACKENDS))
     #: The players, weakest first (:data:`cpsolve.play.PLAYERS`).
     Player = _choice("Player", PLAYERS)
+    #: The players, and the exact optimum (:data:`cpsolve.play.EXACT_PLAYERS`): ``stats --random`` alone takes it.
+    StatsPlayer = _choice("StatsPlayer", (*PLAYERS, *EXACT_PLAYERS))
     #: How the first click is protected (:data:`cpsolve.play.START_CONDITIONS`).
     Start = _choice("Start", START_CONDITIONS)
     #: The game's classic levels (:data:`cpsolve.game.LEVELS`).

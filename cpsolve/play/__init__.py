@@ -14,11 +14,15 @@ Players (each one's rules include the previous one's):
 - ``best``: perfect with the total, and when stuck it guesses (:mod:`cpsolve.play.best`): the
   only player that plays a whole game, won or lost, on any board.
 
+Beyond the players, ``optimal`` (:data:`EXACT_PLAYERS`) is the best any strategy can do: no games are
+played, the whole game tree of a small board is searched (:mod:`cpsolve.play.optimal`).
+
 Modules:
     game:    one game on flat arrays, and the fewest cells left covered over first clicks.
     subset:  the subset rule (the Python reference).
     perfect: the player's view as a clue puzzle, handed to the deduction engine.
     best:    the guessing player: its strategy, its advice on a position, and its games.
+    optimal: the exact optimum of a small board by its whole game tree, and any policy's exact win rate.
 
 The subset and perfect players also exist compiled (``cpsolve/_play_engine.c``), which games
 use by default; the Python ones are their reference and fallback.
@@ -28,12 +32,24 @@ from __future__ import annotations
 
 from cpsolve.lazy import loader
 
-__all__ = ["PLAYERS", "NO_GUESS_PLAYERS", "START_CONDITIONS", "Game", "GameEnd", "best_first_click", "play_from"]
+__all__ = [
+    "PLAYERS",
+    "NO_GUESS_PLAYERS",
+    "EXACT_PLAYERS",
+    "START_CONDITIONS",
+    "Game",
+    "GameEnd",
+    "best_first_click",
+    "play_from",
+]
 
 #: The players that never guess: they stop where they are stuck (no-guess boards are theirs).
 NO_GUESS_PLAYERS = ("casual", "subset", "perfect")
 #: The players, weakest first; each one's rules include the previous one's.
 PLAYERS = (*NO_GUESS_PLAYERS, "best")
+#: Win rates computed exactly over every board instead of played (``stats --player optimal``); not
+#: players of a game, so not in PLAYERS: the commands that play boards do not list them.
+EXACT_PLAYERS = ("optimal",)
 #: How a game's first click is protected: ``opening`` (no mine in its 3x3, the "modern" rule) or
 #: ``safe`` (only the click itself, the "classic" rule).
 START_CONDITIONS = ("opening", "safe")
