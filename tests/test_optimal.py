@@ -3,6 +3,7 @@ values, the game core's own rules and games, and properties of any policy."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from itertools import combinations
 
@@ -265,3 +266,56 @@ def test_mirrored_and_turned_boards_have_the_same_optimum(game):
     assert optimal_win_rate(rows, cols, mines, start, (r, cols - 1 - c)) == value
     assert optimal_win_rate(cols, rows, mines, start, (c, r)) == value
 
+
+# -- the command line ---------------------------------------------------------------------------------
+
+
+def test_stats_prints_the_exact_optimum(runner):
+    from cpsolve.cli import app
+
+    args = ["stats", "--random", "3", "3", "2", "--player", "optimal", "--start", "safe", "--first", "1,1"]
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0, text.stderr
+    assert text.stdout.splitlines() == [
+        "board 3x3, 2 mines, first click 1,1 (safe)",
+        "player optimal: exact, over all 28 placements (2 positions searched)",
+        "win rate 23/28 = 82.1429%",
+    ]
+    data = json.loads(runner.invoke(app, [*args[:-2], "--first", "2,2", "--format", "json"]).stdout)
+    assert data["win_rate"] == "17/28" and data["first"] == [2, 2] and data["placements"] == 28
+    assert Fraction(data["win_rate"]) == brute_optimal(3, 3, 2, "safe", (1, 1))
+
+
+@pytest.mark.parametrize(
+    ("extra", "code", "message"),
+    [
+        (["--random", "6", "6", "5"], 1, "6x6 with 5 mines has 80,730 placements under the opening rule; the exact "),
+        (["--random", "3", "3", "2", "--no-total"], 2, "--player optimal always knows the total: drop --no-total"),
+        (["--random", "3", "3", "2", "--jobs", "2"], 2, "--jobs, --scheduler and --store are for games played"),
+        (["--random", "3", "3", "2", "--first", "4,1"], 1, "first click 4,1 is off the 3x3 board"),
+        (["--random", "3", "3", "2"], 1, "2 mines do not fit: the start condition 'opening' leaves 0 cells"),
+    ],
+)
+def test_stats_refuses_what_the_optimum_cannot_take_in_one_line(runner, extra, code, message):
+    from cpsolve.cli import app
+
+    result = runner.invoke(app, ["stats", "--player", "optimal", *extra])
+    assert result.exit_code == code
+    assert result.stderr.startswith(f"cpsolve: {message}") and result.stderr.count("\n") == 1
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "examples/casual/sample.in", "--player", "optimal"],
+        ["generate", "5", "5", "3", "--player", "optimal"],
+        ["game", "5", "5", "3", "--no-guess", "optimal"],
+        ["stats", "--random", "3", "3", "1", "--player", "perfectly"],
+    ],
+)
+def test_commands_that_play_boards_do_not_take_the_optimum(runner, args):
+    from cpsolve.cli import app
+
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "Invalid value for" in result.stderr and "Traceback" not in result.stderr

@@ -14,10 +14,10 @@ from cpsolve.cli.options import (
     MAX_JOBS,
     FirstClick,
     OutputFormat,
-    Player,
     PlayerNoTotal,
     Start,
     StartRule,
+    StatsPlayer,
     check_count,
     check_output_path,
     check_resume,
@@ -52,8 +52,13 @@ def stats(
     ] = None,
     games: Annotated[int, typer.Option("--games", help="How many random games (with --random).")] = DEFAULT_GAMES,
     player: Annotated[
-        Player, typer.Option("--player", help="Who plays the random games (best guesses when stuck).")
-    ] = Player("perfect"),
+        StatsPlayer,
+        typer.Option(
+            "--player",
+            help="Who plays the random games (best guesses when stuck); optimal: no games, the exact best win "
+            "rate of any strategy, over every board (small boards).",
+        ),
+    ] = StatsPlayer("perfect"),
     no_total: PlayerNoTotal = False,
     first: FirstClick = None,
     start: StartRule = Start("opening"),
@@ -80,6 +85,7 @@ def stats(
     without guessing.
 
     With --player best: the share it wins, guessing when stuck, with the mean guesses and seconds per game.
+    With --player optimal: the best win rate any strategy reaches, exact (a fraction), by the whole game tree.
     """
     from cpsolve.formats import boards as writers
     from cpsolve.words import counted
@@ -108,6 +114,8 @@ def stats(
         raise typer.Exit(0)
     if board_file is not None:
         raise InputError("give either a FILE or --random, not both")
+    if player.value == "optimal":
+        _exact_rate(random, first, start.value, output_format, no_total, jobs > 1 or bool(scheduler or store_path))
     check_count(jobs, "--jobs", MAX_JOBS)
     check_output_path(store_path, "--store")
     check_resume(resume, store_path)
@@ -132,6 +140,28 @@ def stats(
         typer.echo(writers.random_stats_text(summary))
         if resumed:
             typer.echo(f"resumed {counted(resumed, 'game')} from the store")
+    raise typer.Exit(0)
+
+
+def _exact_rate(
+    random: tuple[int, int, int],
+    first: str | None,
+    start: str,
+    output_format: OutputFormat,
+    no_total: bool,
+    sweep: bool,
+) -> None:
+    """``--player optimal``: the exact optimum (:func:`cpsolve.play.optimal.exact_summary`), printed; exits."""
+    if no_total:
+        raise UsageError("--player optimal always knows the total: drop --no-total")
+    if sweep:
+        raise UsageError("--jobs, --scheduler and --store are for games played, not for --player optimal")
+    from cpsolve.formats.optimal import exact_rate_json, exact_rate_text
+    from cpsolve.play.optimal import exact_summary
+
+    click = parse_cell(first, "--first") if first is not None else None
+    summary = exact_summary(*random, start, click)
+    typer.echo(json.dumps(exact_rate_json(summary)) if output_format is OutputFormat.json else exact_rate_text(summary))
     raise typer.Exit(0)
 
 
