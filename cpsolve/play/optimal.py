@@ -76,18 +76,18 @@ if TYPE_CHECKING:
     from cpsolve.deduce.view import View
 
 __all__ = [
-    "MAX_PLACEMENTS",
-    "Policy",
-    "CostlyPosition",
-    "Comparison",
-    "GameTree",
     "optimal_win_rate",
     "policy_win_rate",
-    "costly_positions",
     "compare_with_optimum",
+    "costly_positions",
     "exact_summary",
     "best_policy",
     "safest_policy",
+    "GameTree",
+    "CostlyPosition",
+    "Comparison",
+    "MAX_PLACEMENTS",
+    "Policy",
 ]
 
 #: The most placements (mines among the cells the rule leaves) a tree is built for: 5x5 with 4 mines
@@ -218,6 +218,7 @@ class GameTree:
                 self._shows[cell].append(number)
         self._values: dict[Knowledge, int] = {}
         self._bounds: dict[Knowledge, int] = {}  # upper bounds of W learnt where a search was cut short
+        self._choices: dict[tuple[Policy, Knowledge], int] = {}
         row, col = self.first
         #: The settled positions after the first click, whose values make the win rate.
         self.roots = self._settle(tuple(range(count)), 0, 1 << (row * cols + col))
@@ -420,11 +421,16 @@ class GameTree:
         return View(grid, state, shown, self.mines)
 
     def _choose(self, policy: Policy, knowledge: Knowledge) -> int:
-        """The flat cell `policy` clicks in a settled position.
+        """The flat cell `policy` clicks in a settled position (asked once per policy and position:
+        the best player takes milliseconds a move, and its exact rate and its costly positions ask
+        the same positions).
 
         Raises:
             ValueError: If it names a cell off the board or not covered.
         """
+        known = self._choices.get((policy, knowledge))
+        if known is not None:
+            return known
         row, col = policy(self.view(knowledge))
         cell = row * self.cols + col
         union = 0
@@ -432,6 +438,7 @@ class GameTree:
             union |= self.masks[placement]
         if not (0 <= row < self.rows and 0 <= col < self.cols) or not union >> cell & 1:
             raise ValueError(f"the policy chose {row},{col} (0-based), which is not a covered cell")
+        self._choices[policy, knowledge] = cell
         return cell
 
     def policy_rate(self, policy: Policy) -> Fraction:
