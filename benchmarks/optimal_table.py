@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import math
 import os
 import platform
 import sys
@@ -129,8 +130,11 @@ def main() -> None:
     ]
     began = time.perf_counter()
     if options.jobs > 1:
+        # the largest trees first, so no worker is left with one at the end; printed in the order asked
+        largest = sorted(range(len(work)), key=lambda k: -math.comb(work[k][0] * work[k][1], work[k][2]))
         with Pool(options.jobs) as pool:
-            results = pool.map(compare, work, chunksize=1)
+            done = pool.map(compare, [work[k] for k in largest], chunksize=1)
+        results = [found for _, found in sorted(zip(largest, done, strict=True))]
     else:
         results = [compare(item) for item in work]
     print(
@@ -158,6 +162,8 @@ def main() -> None:
         )
     print()
     print("Costliest positions (b: the best player's click, o: every click that keeps the optimum, 1-based cells):")
+    if not any(found.get("costly") for found in results):
+        print("none: the best player's choices keep the optimum everywhere")
     for found in results:
         if "refused" in found or not found["costly"]:
             continue
