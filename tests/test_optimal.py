@@ -278,7 +278,7 @@ def test_stats_prints_the_exact_optimum(runner):
     assert text.exit_code == 0, text.stderr
     assert text.stdout.splitlines() == [
         "board 3x3, 2 mines, first click 1,1 (safe)",
-        "player optimal: exact, over all 28 placements (2 positions searched)",
+        "player optimal: exact, over 28 placements equally likely (2 positions searched)",
         "win rate 23/28 = 82.1429%",
     ]
     data = json.loads(runner.invoke(app, [*args[:-2], "--first", "2,2", "--format", "json"]).stdout)

@@ -14,15 +14,17 @@ showing it); a mine loses (0). The optimum is the average of that value over the
 outcomes, in exact rationals.
 
 **Certain cells cost nothing.** Revealing a covered cell c that is safe in every placement of P
-never lowers the value, so the search reveals every such cell (and what it shows) before it branches:
-*Proof.* Any strategy s from P can be played after revealing c, by making the same clicks (a click on c
-becomes nothing). By induction over the clicks, the open cells of the copy always include those of s:
-opening a cell opens the closure of the cells clicked under the cascade, and that closure grows with
-the cells clicked. So the copy sees all that s sees and can choose as s does; it hits a mine only
-where s does (it adds only c, which is safe), and where s has opened every safe cell so has the copy.
-So the value after revealing c is at least the value of any strategy from P, and revealing c is one of
-the moves from P: the two values are equal. ∎ Repeated until no covered cell is safe in all
-placements, this *settles* the position; the best player does the same (its certain moves come first).
+never lowers the value, so the search reveals every such cell (and what it shows) before it branches.
+*Proof.* Take any strategy s from P, and play it after revealing c, in each outcome of c, making the
+same clicks (a click on c becomes nothing). By induction over the clicks, the cells open in the copy
+include those open under s: the cells a set of clicks opens are the closure of the clicked cells under
+the cascade (a 0 opens its neighbours), and the closure of more clicks is larger. So the copy sees
+everything s sees and can make the click s makes next; it hits a mine only where s does (it adds c,
+which is safe), and wherever s has opened every safe cell, so has the copy. The copy wins on every
+placement s wins: the value after revealing c (averaged over what c shows) is at least the value of
+any strategy from P, hence at least the value of P; and revealing c is one of the moves from P, so
+it is at most that: the two are equal. ∎ Repeated until no covered cell is safe in all placements,
+this *settles* the position; the best player does the same (its certain moves come first).
 
 **The key.** A settled set P determines its position: the open cells are exactly the cells safe in
 all of P (open cells are safe; a covered cell safe in all would have been revealed), and their
@@ -33,11 +35,13 @@ W(P) = 1 when one placement is left, else the best over cells of the sum of W ov
 The win rate is the sum of W over the first click's outcomes, divided by the number of placements.
 
 **Pruning.** Cells are tried safest first. A cell safe in s placements wins at most s of them, and a
-settled child of k >= 2 placements at most k - 1 (its first click is a mine in at least one): once the
-sum so far plus these bounds of the children left cannot beat the best cell found, the cell is left;
-and once a cell reaches the bound of the position itself (its placements less the fewest mines any
-cell has), the search stops. Pruning leaves out moves, never part of a value: every value memoized is
-exact.
+settled child of k >= 2 placements at most k - 1 (its first click is a mine in at least one). Each child
+is searched with a floor, the count it must beat for its cell to beat the best cell found, given the
+children counted and the bounds of those left: a child that cannot reach it is cut short (its search
+stops at the floor, and that bound is kept for a later question with a floor as high), and so is its
+cell. A position whose best cell reaches its own bound (its placements less the fewest mines any cell
+has) stops there. Pruning leaves out moves that cannot be best, never part of a value: every value kept
+as a value is exact.
 
 **Policies.** The same tree scores any strategy exactly (:func:`policy_win_rate`): a policy is a plain
 callable from the :class:`cpsolve.deduce.View` of a settled position (what a player sees: the numbers,
@@ -133,7 +137,7 @@ class Comparison:
         policy: The policy's exact win rate.
         loss: optimum - policy.
         costly: The positions where the policy's choices cost most, costliest first.
-        positions: Settled positions whose optimum was computed (the memo's size).
+        positions: Settled positions the optimum's search took on (:attr:`GameTree.positions`).
         placements: The placements the rule allows.
     """
 
@@ -560,9 +564,11 @@ def compare_with_optimum(
     the difference and the `count` costliest positions. Arguments as :func:`costly_positions`."""
     tree = GameTree(rows, cols, mines, start, first)
     chosen = best_policy if policy is None else policy
-    optimum, rate = tree.optimum(), tree.policy_rate(chosen)
+    optimum = tree.optimum()
+    positions = tree.positions  # the optimum's own search (the costly positions' values add some)
+    rate = tree.policy_rate(chosen)
     costly = tuple(tree.costly(chosen, count))
-    return Comparison(optimum, rate, optimum - rate, costly, tree.positions, tree.placements)
+    return Comparison(optimum, rate, optimum - rate, costly, positions, tree.placements)
 
 
 def exact_summary(rows: int, cols: int, mines: int, start: str = "opening", first: Cell | None = None) -> dict:
