@@ -113,6 +113,10 @@ def test_bad_settings_are_refused_in_one_line():
     with pytest.raises(InputError, match="42,504 placements under the safe rule; .* at most 12,000") as error:
         optimal_win_rate(5, 5, 5, "safe", (0, 0))
     assert "\n" not in str(error.value)
+    # few placements but many cells: refused before a cascade is played from every cell
+    with pytest.raises(InputError, match="1x100 has 100 cells; the exact optimum takes at most 64"):
+        optimal_win_rate(1, 100, 1, "safe", (0, 0))
+    assert optimal_win_rate(8, 8, 1, "safe", (0, 0)) == 1  # the largest board taken: a lone mine is always found
 
 
 # -- the rules, against the game core ---------------------------------------------------------------
@@ -290,6 +294,7 @@ def test_stats_prints_the_exact_optimum(runner):
     ("extra", "code", "message"),
     [
         (["--random", "6", "6", "5"], 1, "6x6 with 5 mines has 80,730 placements under the opening rule; the exact "),
+        (["--random", "9", "9", "1"], 1, "9x9 has 81 cells; the exact optimum takes at most 64"),
         (["--random", "3", "3", "2", "--no-total"], 2, "--player optimal always knows the total: drop --no-total"),
         (["--random", "3", "3", "2", "--jobs", "2"], 2, "--jobs, --scheduler and --store are for games played"),
         (["--random", "3", "3", "2", "--first", "4,1"], 1, "first click 4,1 is off the 3x3 board"),

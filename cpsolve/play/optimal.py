@@ -51,8 +51,13 @@ guess, :func:`cpsolve.play.best.decide` with a generator made anew for each deci
 per position, however the game got there) and is the move ``cpsolve hint`` names (its default
 generator is the same). :func:`costly_positions` lists where a policy's choice costs most.
 
-**Reach.** Sizes measured on 2 cores (benchmarks/optimal_table.py; docs/models/best-player.md has the
-table): see :data:`MAX_PLACEMENTS`.
+**Reach.** Measured in one process (CPU seconds, on 2 cores shared with other work; the table of optimum
+against best player is in docs/models/best-player.md, from benchmarks/optimal_table.py): 5x5 with 4 mines
+under the classic rule from the corner, 10,626 placements, 51 s and 22,151 positions searched; 4x5 with 5,
+11,628 placements, 21 s; the strip 2x10 with 5, 11,628 placements, 113 s and 182,070 positions (a strip is a
+long game); 4x4 with 5 to 8 mines, 2 to 4 s. The modern rule's trees are far smaller (6x6 with 5 mines from
+the centre: 80,730 placements, 13 s, 312 positions). The time follows the positions, which the placements
+only roughly foretell; :data:`MAX_PLACEMENTS` bounds what the command line takes on.
 
 Example:
     >>> optimal_win_rate(2, 2, 1, start="safe", first=(0, 0))  # three cells alike, one a mine, no clue
@@ -91,12 +96,16 @@ __all__ = [
     "CostlyPosition",
     "Comparison",
     "MAX_PLACEMENTS",
+    "MAX_CELLS",
     "Policy",
 ]
 
-#: The most placements (mines among the cells the rule leaves) a tree is built for: 5x5 with 4 mines
-#: under the classic rule has 10,626, and its optimum takes about a minute in pure Python.
+#: The most placements (mines among the cells the rule leaves) a tree is built for by default: 5x5 with 4
+#: mines under the classic rule has 10,626 and takes about a minute; a strip of 2x10 with 5, 11,628, two.
 MAX_PLACEMENTS = 12_000
+#: The most cells a tree is built for: each placement's cascade is played from every cell, so a long board
+#: with a mine or two (few placements, many cells) would take quadratic time before the search begins.
+MAX_CELLS = 64
 
 #: A strategy: the view of a settled position (nothing certain left) to the covered cell it clicks, 0-based.
 Policy = Callable[["View"], Cell]
@@ -164,8 +173,8 @@ class GameTree:
         limit: The most placements to take on (:data:`MAX_PLACEMENTS`).
 
     Raises:
-        InputError: If the settings describe no game (off the board, too many mines for the rule), or
-            the rule allows more than `limit` placements.
+        InputError: If the settings describe no game (off the board, too many mines for the rule), the
+            board has more than :data:`MAX_CELLS` cells, or the rule allows more than `limit` placements.
     """
 
     def __init__(
@@ -182,6 +191,8 @@ class GameTree:
         # the rule's cells come from the dealer itself, so the tree cannot drift from the games
         settings = GameSettings(rows, cols, mines, first=first, start=start).check()
         allowed = [int(r) * cols + int(c) for r, c in zip(*allowed_cells(settings).nonzero(), strict=True)]
+        if rows * cols > MAX_CELLS:
+            raise InputError(f"{rows}x{cols} has {rows * cols:,} cells; the exact optimum takes at most {MAX_CELLS}")
         count = math.comb(len(allowed), mines)
         if count > limit:
             raise InputError(
@@ -506,7 +517,8 @@ def optimal_win_rate(rows: int, cols: int, mines: int, start: str = "opening", f
         first: The 0-based first click (None: the centre).
 
     Raises:
-        InputError: If the settings describe no game, or allow more than :data:`MAX_PLACEMENTS` placements.
+        InputError: If the settings describe no game, or a board past :data:`MAX_CELLS` cells or
+            :data:`MAX_PLACEMENTS` placements.
 
     Example:
         >>> optimal_win_rate(1, 3, 1, start="safe", first=(0, 1))  # the middle shows 1: a 50/50
