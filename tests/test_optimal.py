@@ -14,15 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsolve.errors import InputError
-from cpsolve.play.optimal import (
-    GameTree,
-    best_policy,
-    compare_with_optimum,
-    costly_positions,
-    optimal_win_rate,
-    policy_win_rate,
-    safest_policy,
-)
+from cpsolve.play.optimal import GameTree, compare_with_optimum, costly_positions, optimal_win_rate, policy_win_rate
+from cpsolve.play.policies import best_policy, safest_policy
 
 # (rows, cols, mines): every first click of each, under both rules, against the naive tree
 SMALL = [(1, 2, 1), (1, 3, 1), (1, 4, 1), (1, 4, 2), (1, 5, 1), (1, 5, 2), (1, 5, 3), (2, 2, 1), (2, 2, 2)]

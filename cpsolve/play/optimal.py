@@ -45,11 +45,11 @@ as a value is exact.
 
 **Policies.** The same tree scores any strategy exactly (:func:`policy_win_rate`): a policy is a plain
 callable from the :class:`cpsolve.deduce.View` of a settled position (what a player sees: the numbers,
-the certain mines flagged, the total) to the cell it clicks. :func:`best_policy` is the best player's
-guess, :func:`cpsolve.play.best.decide` with a generator made anew for each decision,
-``numpy.random.default_rng(0)``, so its move is a function of the position alone (the tree needs one move
-per position, however the game got there) and is the move ``cpsolve hint`` names (its default
-generator is the same). :func:`costly_positions` lists where a policy's choice costs most.
+the certain mines flagged, the total) to the cell it clicks (:mod:`cpsolve.play.policies`). The best
+player's is :func:`cpsolve.play.best.decide` with ``numpy.random.default_rng(0)`` made anew for each
+decision, so its move is a function of the position alone (the tree needs one move per position,
+however the game got there) and is the move ``cpsolve hint`` names (its default generator is the same).
+:func:`costly_positions` lists where a policy's choice costs most.
 
 **Reach.** Measured in one process (CPU seconds, on 2 cores shared with other work; the table of optimum
 against best player is in docs/models/best-player.md, from benchmarks/optimal_table.py): 5x5 with 4 mines
@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING
 
 from cpsolve.errors import InputError, InternalError
 from cpsolve.grid import Cell
+from cpsolve.play.policies import Policy, best_policy
 from cpsolve.words import counted
 
 if TYPE_CHECKING:
@@ -90,14 +91,11 @@ __all__ = [
     "compare_with_optimum",
     "costly_positions",
     "exact_summary",
-    "best_policy",
-    "safest_policy",
     "GameTree",
     "CostlyPosition",
     "Comparison",
     "MAX_PLACEMENTS",
     "MAX_CELLS",
-    "Policy",
 ]
 
 #: The most placements (mines among the cells the rule leaves) a tree is built for by default: 5x5 with 4
@@ -106,9 +104,6 @@ MAX_PLACEMENTS = 12_000
 #: The most cells a tree is built for: each placement's cascade is played from every cell, so a long board
 #: with a mine or two (few placements, many cells) would take quadratic time before the search begins.
 MAX_CELLS = 64
-
-#: A strategy: the view of a settled position (nothing certain left) to the covered cell it clicks, 0-based.
-Policy = Callable[["View"], Cell]
 
 #: A set of placements still possible: sorted indices into the tree's table of placements.
 Knowledge = tuple[int, ...]
@@ -535,7 +530,7 @@ def policy_win_rate(
     start: str = "opening",
     first: Cell | None = None,
 ) -> Fraction:
-    """The exact win rate of a policy (default the best player, :func:`best_policy`).
+    """The exact win rate of a policy (default the best player, :func:`cpsolve.play.policies.best_policy`).
 
     Certain cells are revealed first, as every player here does; the policy chooses only where
     nothing is certain. Arguments as :func:`optimal_win_rate`.
@@ -606,31 +601,3 @@ def exact_summary(rows: int, cols: int, mines: int, start: str = "opening", firs
         "win_rate": f"{rate.numerator}/{rate.denominator}",
         "rate": float(rate),
     }
-
-
-def best_policy(view: View) -> Cell:
-    """The best player's guess (:func:`cpsolve.play.best.decide`), its ties broken by
-    ``numpy.random.default_rng(0)`` made anew: the same position, the same move (module notes).
-
-    Raises:
-        InternalError: If the player sees a certain move or no placement (a settled position has neither).
-    """
-    import numpy as np
-
-    from cpsolve.play.best import decide
-
-    decision = decide(view, np.random.default_rng(0))
-    if decision.guess is None:
-        raise InternalError(f"the best player made no guess in a settled position ({decision.reason})")
-    return view.grid.cell(decision.guess.cell)
-
-
-def safest_policy(view: View) -> Cell:
-    """The covered cell with the fewest placements putting a mine there, exact (first in row-major
-    order among equals): the plain safest-cell player."""
-    from cpsolve.deduce import weigh
-
-    weights = weigh(view.position())
-    if weights is None:
-        raise InternalError("no placement fits a position of the game tree")
-    return min(weights.mine, key=lambda cell: (weights.mine[cell], cell))
