@@ -23,6 +23,7 @@ Modules:
     perfect: the player's view as a clue puzzle, handed to the deduction engine.
     best:    the guessing player: its strategy, its advice on a position, and its games.
     optimal: the exact optimum of a small board by its whole game tree, and any policy's exact win rate.
+    policies: players as plain functions from a view to a cell, for the exact evaluation.
 
 The subset and perfect players also exist compiled (``cpsolve/_play_engine.c``), which games
 use by default; the Python ones are their reference and fallback.
