@@ -12,11 +12,13 @@ from cpsolve.errors import UsageError, parameter
 from cpsolve.formats.boards import board_stats_json, board_stats_text, random_stats_json, random_stats_text
 from cpsolve.formats.casual import read_casual_boards
 from cpsolve.formats.lines import Source
+from cpsolve.formats.optimal import exact_rate_json, exact_rate_text
 from cpsolve.generate import GameSettings, openings_and_3bv, summarise_games
 from cpsolve.grid import Cell
+from cpsolve.play.optimal import exact_summary
 from cpsolve.words import counted
 
-__all__ = ["BoardStats", "board_stats", "RandomStats", "game_settings", "random_stats"]
+__all__ = ["BoardStats", "board_stats", "RandomStats", "game_settings", "random_stats", "ExactRate", "exact_rate"]
 
 
 @dataclass(frozen=True)
@@ -90,3 +92,33 @@ def game_settings(
 def random_stats(settings: GameSettings, games: int) -> RandomStats:
     """Games 0..games-1 of the series, played here, summed up."""
     return RandomStats(summarise_games(settings, games))
+
+
+@dataclass(frozen=True)
+class ExactRate:
+    """The exact optimum's win rate of a small board and the best player's
+    (:func:`cpsolve.play.optimal.exact_summary`)."""
+
+    summary: Any
+
+    def json(self) -> dict[str, Any]:
+        """The object ``stats --random R C M --player optimal --format json`` prints."""
+        return exact_rate_json(self.summary)
+
+    def text(self) -> str:
+        """What ``stats --random R C M --player optimal`` prints."""
+        return exact_rate_text(self.summary)
+
+
+def exact_rate(
+    rows: int, cols: int, mines: int, *, start: str = "opening", first: Cell | None = None, no_total: bool = False
+) -> ExactRate:
+    """The best win rate any strategy achieves on uniform boards under the start rule, by the whole game tree.
+
+    Raises:
+        UsageError: Without the total (the tree is over placements of the total).
+        InputError: A board too large for the tree, or settings no board fits.
+    """
+    if no_total:
+        raise UsageError(f"the exact optimum always knows the total: drop {parameter('no_total')}")
+    return ExactRate(exact_summary(rows, cols, mines, start, first))

@@ -16,7 +16,7 @@ import typer
 
 from cpsolve.errors import InputError, UsageError
 from cpsolve.layout import BACKENDS, PHASES, ModelKind
-from cpsolve.play import LEVELS, NO_GUESS_PLAYERS, PLAYERS, START_CONDITIONS
+from cpsolve.play import EXACT_PLAYERS, LEVELS, NO_GUESS_PLAYERS, PLAYERS, START_CONDITIONS
 from cpsolve.words import shorten
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "Backend",
     "Player",
     "NoGuessPlayer",
+    "StatsPlayer",
     "Start",
     "PhasesOption",
     "ModelOption",
@@ -76,6 +77,8 @@ if TYPE_CHECKING:
 
     class NoGuessPlayer(str, Enum): ...
 
+    class StatsPlayer(str, Enum): ...
+
     class Start(str, Enum): ...
 
     class Level(str, Enum): ...
@@ -87,6 +90,8 @@ else:
     Player = _choice("Player", PLAYERS)
     #: The players who never guess, for whom a board can be no-guess (:data:`cpsolve.play.NO_GUESS_PLAYERS`).
     NoGuessPlayer = _choice("NoGuessPlayer", NO_GUESS_PLAYERS)
+    #: The players, and the exact optimum (:data:`cpsolve.play.EXACT_PLAYERS`): ``stats --random`` alone takes it.
+    StatsPlayer = _choice("StatsPlayer", (*PLAYERS, *EXACT_PLAYERS))
     #: How the first click is protected (:data:`cpsolve.play.START_CONDITIONS`).
     Start = _choice("Start", START_CONDITIONS)
     #: The game's classic levels (:data:`cpsolve.play.LEVELS`).

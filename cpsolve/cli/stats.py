@@ -15,10 +15,10 @@ from cpsolve.cli.options import (
     MAX_JOBS,
     FirstClick,
     OutputFormat,
-    Player,
     PlayerNoTotal,
     Start,
     StartRule,
+    StatsPlayer,
     check_output_path,
     check_resume,
     parse_cell,
@@ -55,8 +55,13 @@ def stats(
         int, typer.Option("--games", metavar="N", help="How many random games (with --random).")
     ] = DEFAULT_GAMES,
     player: Annotated[
-        Player, typer.Option("--player", help="Who plays the random games (best guesses when stuck).")
-    ] = Player("perfect"),
+        StatsPlayer,
+        typer.Option(
+            "--player",
+            help="Who plays the random games (best guesses when stuck); optimal: no games, the exact best win "
+            "rate of any strategy, over every board (small boards).",
+        ),
+    ] = StatsPlayer("perfect"),
     no_total: PlayerNoTotal = False,
     first: FirstClick = None,
     start: StartRule = Start("opening"),
@@ -91,6 +96,7 @@ def stats(
     without guessing.
 
     With --player best: the share it wins, guessing when stuck, with the mean guesses and seconds per game.
+    With --player optimal: the best win rate any strategy reaches, exact (a fraction), by the whole game tree.
     """
     from cpsolve.answers import stats as answers  # the engine, imported when the command runs (cpsolve.cli)
 
@@ -108,6 +114,13 @@ def stats(
         raise typer.Exit(0)
     if board_file is not None:
         raise InputError("give either a FILE or --random, not both")
+    if player.value == "optimal":  # the exact rate over every board, not games played
+        if jobs > 1 or scheduler or store_path:
+            raise UsageError("--jobs, --scheduler and --store are for games played, not for --player optimal")
+        click = parse_cell(first, "--first") if first is not None else None
+        exact = answers.exact_rate(*random, start=start.value, first=click, no_total=no_total)
+        typer.echo(json.dumps(exact.json()) if output_format is OutputFormat.json else exact.text())
+        raise typer.Exit(0)
     check_count(jobs, "jobs", MAX_JOBS)
     check_output_path(store_path, "--store")
     check_resume(resume, store_path)

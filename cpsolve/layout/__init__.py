@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from cpsolve.errors import InternalError, UsageError, parameter
+from cpsolve.errors import InternalError, ParameterError, UsageError, parameter
 from cpsolve.outcome import Status
-from cpsolve.symbols import CLICK, EITHER, HOLE, MINE, SAFE
+from cpsolve.symbols import CLICK, EITHER, HOLE, MINE, SAFE, TEMPLATE_CHARS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -182,8 +182,6 @@ class LayoutProblem:
                 another shape or with a character not in ``# * . ? c`` or more than one ``c``, a click
                 off the board or on a missing cell.
         """
-        from cpsolve.errors import ParameterError
-        from cpsolve.symbols import TEMPLATE_CHARS
 
         if not (isinstance(self.rows, int) and isinstance(self.cols, int) and self.rows >= 1 and self.cols >= 1):
             raise ParameterError("rows", f"and cols must be at least 1, got {self.rows}x{self.cols}")

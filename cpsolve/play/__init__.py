@@ -14,6 +14,9 @@ Players (each one's rules include the previous one's):
 - ``best``: perfect with the total, and when stuck it guesses (:mod:`cpsolve.play.best`): the
   only player that plays a whole game, won or lost, on any board.
 
+Beyond the players, ``optimal`` (:data:`EXACT_PLAYERS`) is the best any strategy can do: no games are
+played, the whole game tree of a small board is searched (:mod:`cpsolve.play.optimal`).
+
 Modules:
     core:       the game core: tables, state, reveal with its cascade, chord, the view.
     game:       one game of a player on flat arrays, and the fewest cells left covered over first clicks.
@@ -24,6 +27,8 @@ Modules:
     session:    a person's game (deal, reveal, flag, chord, undo, the view), used by the terminal
                 game and the web's Play page alike.
     assist:     the solver's help in a person's game: chances, "was that a guess?", the hint.
+    optimal:    the exact optimum of a small board by its whole game tree, and any policy's exact win rate.
+    policies:   players as plain functions from a view to a cell, for the exact evaluation.
 
 This package's top level holds the names the command line lists as choices, and imports nothing:
 import what you use from its module (``from cpsolve.play.game import play_from``).
@@ -37,6 +42,7 @@ from __future__ import annotations
 __all__ = [
     "PLAYERS",
     "NO_GUESS_PLAYERS",
+    "EXACT_PLAYERS",
     "START_CONDITIONS",
     "LEVELS",
 ]
@@ -45,6 +51,9 @@ __all__ = [
 NO_GUESS_PLAYERS = ("casual", "subset", "perfect")
 #: The players, weakest first; each one's rules include the previous one's.
 PLAYERS = (*NO_GUESS_PLAYERS, "best")
+#: Win rates computed exactly over every board instead of played (``stats --player optimal``); not
+#: players of a game, so not in PLAYERS: the commands that play boards do not list them.
+EXACT_PLAYERS = ("optimal",)
 #: How a game's first click is protected: ``opening`` (no mine in its 3x3, the "modern" rule) or
 #: ``safe`` (only the click itself, the "classic" rule).
 START_CONDITIONS = ("opening", "safe")
