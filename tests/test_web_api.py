@@ -503,18 +503,22 @@ def test_a_slow_request_blocks_neither_the_pages_nor_the_health_check(client):
 
 
 @pytest.mark.slow  # waits out slow requests that fill the pool
-def test_a_full_pool_refuses_at_once_with_503():
-    with TestClient(create_app(workers=1, queue=1, time_limit=10)) as small:
+def test_a_full_lane_refuses_at_once_with_503_and_retry_after_and_the_other_lane_still_answers():
+    with TestClient(create_app(workers=1, queue=1, time_limit=10, long_workers=1, long_queue=1)) as small:
         answers = {}
         slow = threading.Thread(target=lambda: answers.update(slow=small.post("/api/generate", json=SLOW)))
         slow.start()
         time.sleep(0.5)
         began = time.perf_counter()
-        response = small.post("/api/hint", json={"position": "1.\n..\n"})
+        response = small.post("/api/generate", json={**SLOW, "seed": 1})
         assert response.status_code == 503 and "busy" in response.json()["error"]
+        assert response.headers["retry-after"] == "10"
         assert time.perf_counter() - began < 1.0
+        hint = small.post("/api/hint", json={"position": "1.\n..\n"})  # the quick lane is free
+        assert hint.status_code == 200 and hint.json()["safe"] == []
         slow.join(timeout=30)
-        assert small.post("/api/hint", json={"position": "1.\n..\n"}).status_code == 200
+        assert answers["slow"].status_code == 504
+        assert small.post("/api/generate", json={**SLOW, "time_limit": 0.5}).status_code == 504  # the lane is free
 
 
 def test_a_client_that_goes_away_has_its_work_stopped():
@@ -581,20 +585,21 @@ class _lifespan:
 def test_the_pool_stops_work_past_its_hard_limit_and_replaces_the_worker():
     import os
 
-    from cpsolve.web.pool import HardTimeLimit, SolverPool
+    from cpsolve.errors import TimeLimitError
+    from cpsolve.web.pool import Lane, SolverPool
 
     async def scenario():
-        pool = SolverPool(1, 2)
+        pool = SolverPool([Lane("quick", 1, 2)])
 
         async def present():
             return False
 
         try:
             await pool.start(os.getpid)
-            first = await pool.run(os.getpid, (), 10, present)
-            with pytest.raises(HardTimeLimit):
-                await pool.run(time.sleep, (30,), 0.5, present)
-            second = await pool.run(os.getpid, (), 10, present)
+            first = await pool.run("quick", os.getpid, (), 10, present)
+            with pytest.raises(TimeLimitError):
+                await pool.run("quick", time.sleep, (30,), 0.5, present)
+            second = await pool.run("quick", os.getpid, (), 10, present)
         finally:
             pool.close()
         return first, second
