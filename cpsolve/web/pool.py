@@ -192,16 +192,20 @@ def _serve(connection: Connection, nice: int, memory_bytes: int, recycle_bytes: 
         # maps: an allocation past it fails with MemoryError instead of taking the machine's memory
         resource.setrlimit(resource.RLIMIT_DATA, (memory_bytes, memory_bytes))
     while True:
+        answer: tuple[str, Any]
         try:
             function, args = connection.recv()
         except (EOFError, OSError):
             return  # the server is gone
-        try:
-            answer: tuple[str, Any] = (_DONE, function(*args))
-        except MemoryError:
+        except MemoryError:  # its arguments alone passed the bound
             answer = (_MEMORY, None)
-        except Exception as error:
-            answer = (_FAILED, f"{type(error).__name__}: {error}")
+        else:
+            try:
+                answer = (_DONE, function(*args))
+            except MemoryError:
+                answer = (_MEMORY, None)
+            except Exception as error:
+                answer = (_FAILED, f"{type(error).__name__}: {error}")
         # Python frees what a call used, but the C allocator keeps it for later: hand it back to
         # the system, and if the process still holds more than it should, end it (a fresh one is forked)
         resident = _resident()
