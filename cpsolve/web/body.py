@@ -71,6 +71,14 @@ def _where(location: tuple[Any, ...]) -> str:
     return field_name(location) or "the request body"
 
 
+def _too_deep(location: tuple[Any, ...]) -> str:
+    """The refusal of a value nested too deep: its top-level field's, or the whole body's."""
+    field = field_name(location)
+    if field:
+        return f"{field}: nested more than {MAX_DEPTH} deep"
+    return f"the request body is nested more than {MAX_DEPTH} deep"
+
+
 def read_json(body: bytes) -> Any:
     """The body as JSON, within :data:`MAX_DEPTH` and :data:`MAX_DIGITS`.
 
@@ -86,8 +94,9 @@ def read_json(body: bytes) -> Any:
     except json.JSONDecodeError as error:
         raise BodyError(400, f"the request body is not JSON: {error}") from None
     except RecursionError:
-        raise BodyError(422, f"{_where(_deep_field(text))}: nested more than {MAX_DEPTH} deep") from None
-    _check(value)
+        raise BodyError(422, _too_deep(_deep_field(text))) from None
+    if isinstance(value, dict):  # anything else is not an object, which the endpoint refuses as such (400)
+        _check(value)
     return value
 
 
@@ -107,7 +116,7 @@ def _check(value: Any) -> None:
             )
         if isinstance(item, (dict, list)):
             if len(location) >= MAX_DEPTH:
-                raise BodyError(422, f"{_where(location[:1])}: nested more than {MAX_DEPTH} deep")
+                raise BodyError(422, _too_deep(location[:1]))
             children = item.items() if isinstance(item, dict) else enumerate(item)
             for key, child in children:
                 if isinstance(child, (dict, list, _Huge)):
