@@ -117,12 +117,17 @@ class _Server(uvicorn.Server):
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         await super().shutdown(sockets)
+        if not self.force_exit:
+            return
         # after a second Ctrl-C uvicorn waits for nothing, but the pool has answered the requests in
         # progress (503): give them a moment to be written, so none is cut off by the loop's end
         for _ in range(20):
             if not self.server_state.tasks:
                 break
             await asyncio.sleep(0.05)
+        # and it skips the app's shutdown, whose task the loop's end would cancel with a traceback: the
+        # solvers are stopped already, so the shutdown (which ends them) is quick
+        await self.lifespan.shutdown()
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
