@@ -703,7 +703,7 @@ def test_each_request_goes_to_its_lane():
     from cpsolve.web.app import LONG, QUICK, lane_of
 
     opening = (EXAMPLES / "best" / "intermediate_opening.txt").read_text()
-    big = "1000 1000 5\n" + ("." * 1000 + "\n") * 1000
+    big = "60 60 5\n" + ("." * 60 + "\n") * 60
     layout = {"rows": 9, "cols": 9, "template": None, "click": None, "backend": None}
     assert lane_of("hint", {"position": opening}) == QUICK
     assert lane_of("position", {"position": opening}) == QUICK
@@ -717,7 +717,9 @@ def test_each_request_goes_to_its_lane():
     assert lane_of("layout", {**layout, "backend": "cp"}) == LONG
     assert lane_of("layout", {**layout, "rows": 1000, "cols": 1000}) == LONG
     assert lane_of("layout", {**layout, "template": "..\n..\n"}) == LONG
-    assert lane_of("casual", {"boards": "3 3\nM..\n...\n..M\n" * 2000 + "0 0\n"}) == LONG
+    assert lane_of("casual", {"boards": "3 3\nM..\n...\n..M\n" * 300 + "0 0\n"}) == LONG
+    fifty = "50 50 5\r\n" + ("." * 50 + "\r\n") * 50  # the largest board the quick lane takes
+    assert lane_of("puzzle", {"position": fifty}) == QUICK
 
 
 def _data_mib(pid):

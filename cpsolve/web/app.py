@@ -99,9 +99,11 @@ MEMORY_MIB = 2048
 RECYCLE_MIB = 256
 #: The quick and the long lane's names.
 QUICK, LONG = "quick", "long"
-#: The longest text (a position, the casual boards) the quick lane takes, in characters: a 100x100
-#: board (the Play page's largest) with its header and Windows line ends fits.
-QUICK_TEXT = 20_000
+#: The longest text (a position, the casual boards) the quick lane takes, in characters: a 50x50
+#: board with its header and Windows line ends fits. Past it the engine's work (an exact count, the
+#: chances) can take its whole time limit and gigabytes (a 100x100 position, a 10x300 clue strip),
+#: which is long work. A game is always quick work: at most 100x100, it is the Play page's every move.
+QUICK_TEXT = 2_700
 #: The largest plain greedy layout the quick lane takes, in cells.
 QUICK_CELLS = 10_000
 #: The seconds a request refused by a full lane is told to wait before it tries again.
