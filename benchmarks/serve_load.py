@@ -14,6 +14,9 @@ after --max-requests in all, whichever comes first. Two scenarios:
   line prints), each 3x3 count equals the brute-force count, each generated list the library's for
   the same seed, each layout board is won with one click (a flood fill here), each 100x100 answer
   is ``unknown`` within its time limit or the memory bound's 422.
+- ``beside``: the issue's case. Three clients ask for no-guess boards that cannot be found (a 20 s time limit
+  each), and 20 quick questions follow one by one (a 3x3 count, checked by brute force, and a hint on an
+  intermediate opening, checked against the library's): their median and worst seconds.
 - ``hints``: the earlier benchmark, every client asking ``/api/hint`` on expert positions.
 
 Reported: requests, the quick ones' latency p50/p95/p99/max and the slow ones', every status by
@@ -568,6 +571,71 @@ def print_mixed(figures: dict[str, Any]) -> None:
     print(f"load average before {figures['load_before']}, after {figures['load_after']}")
 
 
+# -- quick questions beside three slow ones --------------------------------------------------------
+
+
+async def beside_slow(url: str, quick: list[Ask], slow_body: dict[str, Any], slow: int) -> dict[str, Any]:
+    """`slow` clients ask for boards that cannot be found (each runs its whole time limit); then each quick
+    question is asked in turn, on its own connection, while they run. The quick answers' seconds, checked."""
+    host, port = url.removeprefix("http://").split(":")
+    assert host == "127.0.0.1", "the load goes to loopback only"
+
+    async def ask(path: str, body: dict[str, Any]) -> tuple[int, bytes, float]:
+        began = time.perf_counter()
+        reader, writer = await asyncio.open_connection(host, int(port))
+        try:
+            status, text = await asyncio.wait_for(
+                _answer(reader, writer, _request(host, int(port), json.dumps(body).encode(), path)), 120
+            )
+        finally:
+            writer.close()
+        return status, text, time.perf_counter() - began
+
+    slow_calls = [asyncio.ensure_future(ask("/api/generate", {**slow_body, "seed": seed})) for seed in range(slow)]
+    await asyncio.sleep(1.0)
+    seconds, wrong = [], 0
+    for item in quick:
+        status, text, took = await ask(item.path, item.body)
+        seconds.append(took)
+        wrong += not item.right(status, text)
+    still_running = sum(not call.done() for call in slow_calls)
+    slow_answers = await asyncio.gather(*slow_calls)
+    return {
+        "quick": len(seconds),
+        "median_ms": round(statistics.median(seconds) * 1000, 1),
+        "max_ms": round(max(seconds) * 1000, 1),
+        "wrong": wrong,
+        "slow_still_running_after_the_quick_ones": still_running,
+        "slow_statuses": sorted(status for status, _, _ in slow_answers),
+        "slow_seconds": sorted(round(took, 1) for _, _, took in slow_answers),
+    }
+
+
+def run_beside(options: argparse.Namespace) -> dict[str, Any]:
+    """The issue's case: three no-guess boards that cannot be found (20 s each), 20 quick questions beside them."""
+    from cpsolve.web.models import HintRequest
+
+    opening = (Path(__file__).resolve().parent.parent / "examples" / "best" / "intermediate_opening.txt").read_text()
+    hint_body = {"position": opening, "time_limit": 10}
+    counts = [item for item in quick_asks([], 0, options.seed) if item.kind == "count"][:10]
+    hint = Ask("hint", "/api/hint", hint_body, _library("hint", HintRequest, hint_body))
+    quick = [item for count in counts for item in (count, hint)]
+    hopeless = {"rows": 30, "cols": 30, "mines": 400, "player": "casual", "time_limit": 20}
+    load_before = os.getloadavg()
+    server, url = start_server(options.workers, options.queue, options.long_workers)
+    try:
+        asyncio.run(mixed_load(url, quick[:4], [], 2, 0, 1.0, 0.0, 20))  # warm-up
+        figures = asyncio.run(beside_slow(url, quick, hopeless, 3))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    figures.update({"scenario": "beside", "load_before": load_before, "load_after": os.getloadavg()})
+    return figures
+
+
 def library_peer(positions: list[str], rounds: int = 3) -> float:
     """The median milliseconds of one hint answered by the library in this process (read + advise + JSON)."""
     from cpsolve.answers import hints
@@ -585,7 +653,7 @@ def library_peer(positions: list[str], rounds: int = 3) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", choices=("mixed", "hints"), default="mixed")
+    parser.add_argument("--scenario", choices=("mixed", "beside", "hints"), default="mixed")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--slow-clients", type=int, default=3, help="mixed: the clients asking long work")
     parser.add_argument("--seconds", type=float, default=300.0, help="how long the load lasts (at most 600)")
@@ -602,6 +670,9 @@ def main() -> None:
         parser.error("--seconds must be in (0, 600] and --clients in 1..1000: the load is bounded")
     if not 0 <= options.slow_clients < options.clients:
         parser.error("--slow-clients must be from 0 to fewer than --clients")
+    if options.scenario == "beside":
+        print(json.dumps(run_beside(options)))
+        return
     if options.scenario == "mixed":
         figures = run_mixed(options)
         if options.json:

@@ -383,6 +383,10 @@ class SolverPool:
         state.taken += 1
         try:
             worker = await self._acquire(state)
+            if await gone():  # it waited in the queue, and its client did not
+                self.stopped += 1
+                self._release(worker)
+                raise Stopped("the client went away")
             try:
                 result = await self._call(worker, function, args, timeout, gone)
             except BaseException:
