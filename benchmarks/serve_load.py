@@ -308,8 +308,8 @@ def _heavy_answer(status: int, text: bytes) -> bool:
 
 def expert_games(count: int, seed: int) -> list[dict[str, Any]]:
     """Bodies of /api/game: expert games (deal seed + k) played k % 30 steps by the hints, asking the next hint."""
-    from cpsolve.game import assist
-    from cpsolve.game.session import Dealer, Session
+    from cpsolve.play import assist
+    from cpsolve.play.session import Dealer, Session
 
     bodies = []
     for number in range(count):
