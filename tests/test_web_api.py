@@ -799,3 +799,20 @@ def test_nothing_a_client_sends_gets_a_5xx_or_plain_text(client):
             assert list(answer) == ["error"] and "\n" not in answer["error"] and "Traceback" not in answer["error"]
 
     check()
+
+
+@pytest.mark.slow  # a position of a million cells
+def test_the_time_limit_counts_the_reading_and_a_hard_stop_is_behind_it(client):
+    """/api/position once read a million cells for 7 to 10 s whatever its time limit: now the reading counts
+    against the limit, and the work is stopped at most the grace past it."""
+    from cpsolve.web.app import GRACE
+
+    big = "990 1000 5\n" + ("1." * 500 + "\n") * 990  # within the 1 MB body
+    began = time.perf_counter()
+    response = client.post("/api/position", json={"position": big, "time_limit": 1})
+    seconds = time.perf_counter() - began
+    assert seconds < 1 + GRACE + 3
+    if response.status_code == 200:  # read within its second: the position as read
+        assert response.json()["rows"] == 990 and seconds < 3
+    else:
+        assert response.status_code == 504 and "time limit of 1 s ran out" in response.json()["error"]
