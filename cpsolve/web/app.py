@@ -97,8 +97,10 @@ MEMORY_MIB = 2048
 #: A solver process that still holds more than this (MiB) after a request, once it has handed back
 #: what it freed, is replaced by a fresh one (about 40 MiB).
 RECYCLE_MIB = 256
-#: The quick and the long lane's names.
-QUICK, LONG = "quick", "long"
+#: The quick lane's name: what a person at a page waits for, and small inputs.
+QUICK = "quick"
+#: The long lane's name: generation, layouts, large inputs.
+LONG = "long"
 #: The longest text (a position, the casual boards) the quick lane takes, in characters: a 50x50
 #: board with its header and Windows line ends fits. Past it the engine's work (an exact count, the
 #: chances) can take its whole time limit and gigabytes (a 100x100 position, a 10x300 clue strip),

@@ -1,6 +1,6 @@
 """A request's body read as JSON within the server's limits, every refusal saying what and where.
 
-Python's :mod:`json` reads integers up to 4,300 digits and then fails (``ValueError``), nests as
+Python's ``json`` module reads integers up to 4,300 digits and then fails (``ValueError``), nests as
 deep as the interpreter's recursion limit lets it and then fails (``RecursionError``), and FastAPI
 words each failure "There was an error parsing the body": a valid body whose ``mines`` has 5,000
 digits was "not JSON". Here the same reader reads the body, with two limits no field comes near:
