@@ -273,7 +273,10 @@ def _count_by_brute_force(rows: list[str], total: int) -> int:
 
 
 def _one_click_win(status: int, text: bytes) -> bool:
-    """A layout answer whose board a single click at its ``c`` clears, by a flood fill here."""
+    """A layout answer whose board a single click at its ``c`` clears, by a flood fill here (or the hard stop's
+    504, when the machine gave the work too little of its time limit: counted apart)."""
+    if status == 504:
+        return b"the work was stopped" in text
     if status != 200:
         return False
     answer = json.loads(text)
