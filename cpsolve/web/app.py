@@ -95,8 +95,9 @@ GRACE = 5.0
 #: processes at this bound take a third of the 24 GiB machine the load test ran on.
 MEMORY_MIB = 2048
 #: A solver process that still holds more than this (MiB) after a request, once it has handed back
-#: what it freed, is replaced by a fresh one (about 40 MiB).
-RECYCLE_MIB = 256
+#: what it freed, is replaced by a fresh one (which holds about 30 MiB; one that has imported OR-Tools
+#: for a CP layout about 100 MiB, and is kept, so the next layout does not import it again).
+RECYCLE_MIB = 128
 #: The quick lane's name: what a person at a page waits for, and small inputs.
 QUICK = "quick"
 #: The long lane's name: generation, layouts, large inputs.

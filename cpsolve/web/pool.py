@@ -282,7 +282,7 @@ class SolverPool:
     """
 
     def __init__(
-        self, lanes: Sequence[Lane], *, memory_mib: int = 0, recycle_mib: int = 512, preload: tuple[str, ...] = ()
+        self, lanes: Sequence[Lane], *, memory_mib: int = 0, recycle_mib: int = 128, preload: tuple[str, ...] = ()
     ):
         self._context: Any = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload([_SETUP, *preload])
