@@ -503,18 +503,22 @@ def test_a_slow_request_blocks_neither_the_pages_nor_the_health_check(client):
 
 
 @pytest.mark.slow  # waits out slow requests that fill the pool
-def test_a_full_pool_refuses_at_once_with_503():
-    with TestClient(create_app(workers=1, queue=1, time_limit=10)) as small:
+def test_a_full_lane_refuses_at_once_with_503_and_retry_after_and_the_other_lane_still_answers():
+    with TestClient(create_app(workers=1, queue=1, time_limit=10, long_workers=1, long_queue=1)) as small:
         answers = {}
         slow = threading.Thread(target=lambda: answers.update(slow=small.post("/api/generate", json=SLOW)))
         slow.start()
         time.sleep(0.5)
         began = time.perf_counter()
-        response = small.post("/api/hint", json={"position": "1.\n..\n"})
+        response = small.post("/api/generate", json={**SLOW, "seed": 1})
         assert response.status_code == 503 and "busy" in response.json()["error"]
+        assert response.headers["retry-after"] == "10"
         assert time.perf_counter() - began < 1.0
+        hint = small.post("/api/hint", json={"position": "1.\n..\n"})  # the quick lane is free
+        assert hint.status_code == 200 and hint.json()["safe"] == []
         slow.join(timeout=30)
-        assert small.post("/api/hint", json={"position": "1.\n..\n"}).status_code == 200
+        assert answers["slow"].status_code == 504
+        assert small.post("/api/generate", json={**SLOW, "time_limit": 0.5}).status_code == 504  # the lane is free
 
 
 def test_a_client_that_goes_away_has_its_work_stopped():
@@ -581,23 +585,234 @@ class _lifespan:
 def test_the_pool_stops_work_past_its_hard_limit_and_replaces_the_worker():
     import os
 
-    from cpsolve.web.pool import HardTimeLimit, SolverPool
+    from cpsolve.errors import TimeLimitError
+    from cpsolve.web.pool import Lane, SolverPool
 
     async def scenario():
-        pool = SolverPool(1, 2)
+        pool = SolverPool([Lane("quick", 1, 2)])
 
         async def present():
             return False
 
         try:
             await pool.start(os.getpid)
-            first = await pool.run(os.getpid, (), 10, present)
-            with pytest.raises(HardTimeLimit):
-                await pool.run(time.sleep, (30,), 0.5, present)
-            second = await pool.run(os.getpid, (), 10, present)
+            first = await pool.run("quick", os.getpid, (), 10, present)
+            with pytest.raises(TimeLimitError):
+                await pool.run("quick", time.sleep, (30,), 0.5, present)
+            second = await pool.run("quick", os.getpid, (), 10, present)
         finally:
             pool.close()
         return first, second
 
     first, second = asyncio.run(scenario())
     assert first != second  # the worker stuck in its work was ended and another started
+
+
+# -- the server's own bounds ----------------------------------------------------------------------
+
+
+def raw_post(client, path, text):
+    """Post a body written by hand (JSON that Python's writer would not write: 5,000 digits, 990 levels)."""
+    response = client.post(path, content=text.encode(), headers={"content-type": "application/json"})
+    answer = response.json()
+    assert list(answer) == ["error"] or response.status_code == 200
+    return response.status_code, answer
+
+
+NINE = '"rows": 9, "cols": 9, "mines": 10'
+
+
+@pytest.mark.parametrize(
+    "path,text,status,error",
+    [
+        ("/api/generate", "{" + NINE + ', "count": -1}', 422, "count must be 1 or more, got -1"),
+        ("/api/generate", "{" + NINE + ', "count": 0}', 422, "count must be 1 or more, got 0"),
+        (
+            "/api/generate",
+            "{" + NINE + ', "count": -1' + "0" * 400 + "}",
+            422,
+            "count: an integer of 401 digits is larger than any field takes (at most 30 digits)",
+        ),
+        ("/api/generate", "{" + NINE + ', "count": 101}', 422, "count must be at most 100 on this server, got 101"),
+        (
+            "/api/puzzle",
+            '{"position": "1.\\n..\\n", "mines": 1' + "0" * 4999 + "}",
+            422,
+            "mines: an integer of 5,000 digits is larger than any field takes (at most 30 digits)",
+        ),
+        (
+            "/api/puzzle",
+            '{"position": "1.\\n..\\n", "mines": 1' + "0" * 3999 + "}",
+            422,
+            "mines: an integer of 4,000 digits is larger than any field takes (at most 30 digits)",
+        ),
+        ("/api/puzzle", '{"position": "1.\\n..\\n", "mines": ' + "[" * 990 + "]" * 990 + "}", 422, None),
+        ("/api/puzzle", '{"position": "1.\\n..\\n", "mines": ' + "[" * 40 + "]" * 40 + "}", 422, None),
+        (
+            "/api/game",
+            "{" + NINE + ', "moves": [{"action": "reveal", "cell": [1' + "0" * 40 + ", 1]}]}",
+            422,
+            "moves[1].cell[1]: an integer of 41 digits is larger than any field takes (at most 30 digits)",
+        ),
+        (
+            "/api/hint",
+            '{"position": "1.\\n..\\n", "time_limit": 1' + "0" * 40 + "}",
+            422,
+            "time_limit: an integer of 41 digits is larger than any field takes (at most 30 digits)",
+        ),
+        ("/api/hint", '{"position": "1.\\n..\\n", "time_limit": 1e400}', 422, None),
+        ("/api/hint", "[" * 990 + "]" * 990, 422, "the request body is nested more than 32 deep"),
+        ("/api/hint", "[" * 20 + "]" * 20, 400, "the request body must be a JSON object"),
+        ("/api/layout", '{"rows": -1' + "0" * 20 + ', "cols": -1' + "0" * 20 + ', "mines": 1}', 422, None),
+    ],
+    ids=[
+        "count-1",
+        "count0",
+        "count-10^400",
+        "count101",
+        "mines5000digits",
+        "mines4000digits",
+        "nested990",
+        "nested40",
+        "cell41digits",
+        "time41digits",
+        "time1e400",
+        "body-nested",
+        "body-list",
+        "negative-size",
+    ],
+)
+def test_every_refusal_is_a_4xx_naming_the_field(client, path, text, status, error):
+    got, answer = raw_post(client, path, text)
+    assert got == status, answer
+    assert len(answer["error"].splitlines()) == 1 and len(answer["error"]) < 400
+    if error is not None:
+        assert answer["error"] == error
+    if "nested" in answer["error"] and "body" not in answer["error"]:
+        assert answer["error"] == "mines: nested more than 32 deep"
+
+
+def test_the_openapi_description_states_the_servers_limits(client):
+    description = client.get("/openapi.json").json()["info"]["description"]
+    for words in ("1,000,000 bytes", "30 digits", "32 deep", "1,000,000 cells", "at most 100", "2,048 MiB"):
+        assert words in description, words
+    assert f"`time_limit` at most {TIME_LIMIT:g} s" in description and "Retry-After" in description
+
+
+def test_each_request_goes_to_its_lane():
+    from cpsolve.web.app import LONG, QUICK, lane_of
+
+    opening = (EXAMPLES / "best" / "intermediate_opening.txt").read_text()
+    big = "60 60 5\n" + ("." * 60 + "\n") * 60
+    layout = {"rows": 9, "cols": 9, "template": None, "click": None, "backend": None}
+    assert lane_of("hint", {"position": opening}) == QUICK
+    assert lane_of("position", {"position": opening}) == QUICK
+    assert lane_of("puzzle", {"position": opening}) == QUICK
+    assert lane_of("game", {"rows": 100, "cols": 100}) == QUICK
+    assert lane_of("layout", layout) == QUICK
+    assert lane_of("casual", {"boards": "3 3\nM..\n...\n..M\n0 0\n"}) == QUICK
+    assert lane_of("hint", {"position": big}) == LONG
+    assert lane_of("puzzle", {"position": big}) == LONG
+    assert lane_of("generate", {"rows": 3, "cols": 3}) == LONG
+    assert lane_of("layout", {**layout, "backend": "cp"}) == LONG
+    assert lane_of("layout", {**layout, "rows": 1000, "cols": 1000}) == LONG
+    assert lane_of("layout", {**layout, "template": "..\n..\n"}) == LONG
+    assert lane_of("casual", {"boards": "3 3\nM..\n...\n..M\n" * 300 + "0 0\n"}) == LONG
+    fifty = "50 50 5\r\n" + ("." * 50 + "\r\n") * 50  # the largest board the quick lane takes
+    assert lane_of("puzzle", {"position": fifty}) == QUICK
+
+
+def _data_mib(pid):
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(status.split("VmData:")[1].split()[0]) // 1024
+
+
+@pytest.mark.slow  # a million-cell position, read until the memory bound stops it
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc for the solvers' memory")
+def test_work_past_the_memory_bound_is_a_422_and_the_server_goes_on(client):
+    """The bound is set 24 MiB above what a solver process holds at start; reading a position of a million
+    cells takes far more (its cells' arrays alone), so the reading stops with one line and the process is
+    replaced."""
+    bound = max(_data_mib(pid) for pid in client.app.state.pool.pids()) + 24
+    with TestClient(create_app(workers=1, queue=2, time_limit=60, long_workers=1, memory_mib=bound)) as small:
+        pool = small.app.state.pool
+        before = set(pool.pids())
+        big = "990 1000 5\n" + ("1." * 500 + "\n") * 990  # within the 1 MB body
+        response = small.post("/api/position", json={"position": big})
+        assert response.status_code == 422 and response.json() == {
+            "error": f"the work needed more than {bound:,} MiB of memory, the most a request may use on this "
+            "server; it was stopped"
+        }
+        time.sleep(0.5)
+        assert pool.recycled == 1 and set(pool.pids()) != before
+        status, answer = post(small, "/api/position", {"position": "2 2 1\n1.\n..\n"})
+        assert status == 200 and answer["grid"] == ["1.", ".."]
+
+
+#: Every endpoint's fields, for the random bodies below.
+FIELDS = {
+    "/api/puzzle": ["position", "count", "deduce", "probabilities", "mines", "no_total"],
+    "/api/position": ["position"],
+    "/api/hint": ["position", "mines", "no_total", "seed"],
+    "/api/layout": ["rows", "cols", "mines", "template", "click", "backend", "workers", "seed", "phases"],
+    "/api/casual": ["boards"],
+    "/api/generate": ["rows", "cols", "mines", "player", "first", "start", "count", "seed", "no_total"],
+    "/api/game": ["rows", "cols", "mines", "start", "no_guess", "seed", "moves", "chances", "hint", "judge"],
+}
+
+
+@pytest.mark.slow  # a few hundred requests
+def test_nothing_a_client_sends_gets_a_5xx_or_plain_text(client):
+    """Random bodies for every endpoint, written as JSON text by hand: integers of up to 60 digits, values
+    nested up to 40 deep, NaN, wrong types, unknown fields. Each answer is a 200 or a 4xx with one JSON line."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    def nested(depth, inner):
+        return "[" * depth + inner + "]" * depth
+
+    scalar = st.one_of(
+        st.integers(-(10**60), 10**60).map(str),
+        st.integers(-3, 12).map(str),
+        st.sampled_from(["true", "false", "null", "NaN", "-Infinity", "1e400", "0.5", '"x"', '"opening"', '"cp"']),
+        st.text(alphabet="0123456789.*#?F \n", max_size=30).map(json.dumps),
+    )
+    value = st.one_of(
+        scalar,
+        st.tuples(st.integers(1, 40), scalar).map(lambda pair: nested(*pair)),
+        st.lists(st.integers(-2, 12), max_size=3).map(json.dumps),
+        st.just('[{"action": "reveal", "cell": [1, 1]}, {"action": "undo"}]'),
+    )
+
+    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(sorted(FIELDS)), st.data())
+    def check(path, data):
+        names = data.draw(st.lists(st.sampled_from([*FIELDS[path], "x"]), max_size=4, unique=True))
+        parts = [f'"{name}": {data.draw(value)}' for name in names]
+        parts.append('"time_limit": 0.5')  # the last of a name counts: no request here runs long
+        text = "{" + ", ".join(parts) + "}"
+        response = client.post(path, content=text.encode(), headers={"content-type": "application/json"})
+        assert response.status_code < 500 or response.status_code == 504, (text[:300], response.text[:300])
+        assert response.headers["content-type"] == "application/json"
+        if response.status_code >= 400:
+            answer = response.json()
+            assert list(answer) == ["error"] and "\n" not in answer["error"] and "Traceback" not in answer["error"]
+
+    check()
+
+
+@pytest.mark.slow  # a position of a million cells
+def test_the_time_limit_counts_the_reading_and_a_hard_stop_is_behind_it(client):
+    """/api/position once read a million cells for 7 to 10 s whatever its time limit: now the reading counts
+    against the limit, and the work is stopped at most the grace past it."""
+    from cpsolve.web.app import GRACE
+
+    big = "990 1000 5\n" + ("1." * 500 + "\n") * 990  # within the 1 MB body
+    began = time.perf_counter()
+    response = client.post("/api/position", json={"position": big, "time_limit": 1})
+    seconds = time.perf_counter() - began
+    assert seconds < 1 + GRACE + 3
+    if response.status_code == 200:  # read within its second: the position as read
+        assert response.json()["rows"] == 990 and seconds < 3
+    else:
+        assert response.status_code == 504 and "time limit of 1 s ran out" in response.json()["error"]

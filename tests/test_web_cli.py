@@ -49,6 +49,9 @@ def test_help_and_the_other_commands_do_not_load_the_web_extra():
         # a usage error, as in every command
         (["--time-limit", "0"], "--time-limit must be a number of seconds above 0 and at most 1000000, got 0", 2),
         (["--queue", "0"], "--queue must be from 1 to 100000, got 0", 1),
+        (["--long-workers", "0"], "--long-workers must be from 1 to 256, got 0", 1),
+        (["--long-queue", "0"], "--long-queue must be from 1 to 100000, got 0", 1),
+        (["--memory-limit", "100"], "--memory-limit must be from 256 to 1048576 MiB, got 100", 1),
     ],
 )
 def test_bad_options_are_one_line_before_anything_is_loaded(args, message, exit_code):

@@ -4,11 +4,14 @@ A view over the library, with no engine of its own: every answer is a :mod:`cpso
 function's, the one the command line prints, computed in a solver process.
 
 Modules:
-    app:    the ASGI application (FastAPI): the pages, the JSON API, its errors and limits.
+    app:    the ASGI application (FastAPI): the pages, the JSON API, its errors and limits, each request's lane.
     models: the API's request bodies (the commands' options as fields).
+    body:   a request's body read as JSON within the server's limits (digits, depth), refusals naming the field.
     work:   what a solver process does for one request: fields in, the command's JSON out.
-    pool:   the bounded pool of solver processes, whose work a client that leaves stops.
-    server: uvicorn on a socket bound here, its address printed, stopped cleanly by Ctrl-C.
+    pool:   lanes of solver processes with bounded queues; work stopped by time, memory, a client that
+            leaves or the server's stop; processes handed back their memory or replaced.
+    forkserver_setup: imported by the solvers' forkserver alone, so that it ends with the server.
+    server: uvicorn on a socket bound here, its address printed, stopped cleanly by any signal.
     static: the pages (Play, Analyse, Layout, the API's), their scripts and style: no build step.
 
 Needs the ``web`` extra (FastAPI, uvicorn); nothing else in cpsolve imports this package.

@@ -8,7 +8,10 @@ object the command's ``--format json`` prints, less the ``file`` key. Nothing he
 Every outcome comes back as ``(HTTP status, JSON text)``, errors included, so nothing but plain
 data crosses between processes and no traceback ever reaches a client: bad input is 422 with the
 command line's one line, a time limit that ran out with no answer to give is 504, and a bug is
-500 with its one line (its traceback goes to the server's log). A list cut short by the time limit
+500 with its one line (its traceback goes to the server's log). A ``MemoryError`` (the process's
+memory bound, :mod:`cpsolve.web.pool`) is left to the pool, which answers it and replaces the
+process. The time limit counts from the reading of the input: a position read in 2 s of a 5 s
+limit leaves 3 s for the hint. A list cut short by the time limit
 (``generate`` found some of its boards) is a 200 with the boards found, as the command prints them
 before its exit 3, and the reason in the header :data:`TIMED_OUT_HEADER`.
 """
@@ -88,22 +91,34 @@ def _puzzle(fields: dict[str, Any]) -> Any:
     return _unfiled(answer.json())
 
 
-def _position(fields: dict[str, Any]) -> Any:
-    from cpsolve.formats.puzzle import position_json, read_puzzle
+def _read_in_time(fields: dict[str, Any]) -> tuple[puzzles.PuzzleRead, float]:
+    """The position read, and the seconds of its time limit left after the reading (which counts against it).
 
-    return position_json(read_puzzle(TextSource("position", fields["position"])).position)
+    Raises:
+        TimeLimitError: The reading took the whole time limit.
+    """
+    limit = fields["time_limit"]
+    read = puzzles.read_puzzle_timed(TextSource("position", fields["position"]), limit)
+    if read.seconds >= limit:
+        raise TimeLimitError(f"the time limit of {limit:g} s ran out while the position was read")
+    return read, limit - read.seconds
+
+
+def _position(fields: dict[str, Any]) -> Any:
+    from cpsolve.formats.puzzle import position_json
+
+    read, _ = _read_in_time(fields)
+    return position_json(read.puzzle.position)
 
 
 def _hint(fields: dict[str, Any]) -> Any:
-    from cpsolve.formats.puzzle import read_puzzle
-
-    position = read_puzzle(TextSource("position", fields["position"]))
+    read, left = _read_in_time(fields)
     answer = hints.hint(
-        position,
+        read.puzzle,
         mines=fields["mines"],
         no_total=fields["no_total"],
         seed=fields["seed"],
-        time_limit=fields["time_limit"],
+        time_limit=left,
     )
     return _unfiled(answer.json())
 
@@ -242,7 +257,7 @@ def answer(kind: str, fields: dict[str, Any]) -> tuple[int, str, dict[str, str]]
         status = next(code for kind_of_error, code in _STATUS if isinstance(error, kind_of_error))
         return status, error_json(str(error)), headers
     except MemoryError:
-        return 507, error_json("the answer needs more memory than the server has"), headers
+        raise  # the process's memory bound: the pool answers it and replaces the process
     except Exception as error:  # a bug: one line for the client, the traceback for the server's log
         traceback.print_exc(file=sys.stderr)
         return 500, error_json(f"internal error: {type(error).__name__}: {error}"), headers
