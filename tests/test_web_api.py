@@ -97,6 +97,16 @@ def test_hint_answers_what_the_command_prints(client, runner, path, seed):
     assert status == 200 and answer == unfiled(expected)
 
 
+def test_the_deep_hint_plays_the_closest_candidates_out_in_the_long_lane(client):
+    from cpsolve.web.app import LONG, lane_of
+
+    position = (EXAMPLES / "best" / "expert_midgame.txt").read_text()
+    status, answer = post(client, "/api/hint", {"position": position, "deep": True, "time_limit": 5})
+    assert status == 200 and answer["guess"]["reason"] == "rollouts" and answer["rollout_boards"] > 0
+    fields = {"position": position, "deep": True, "mines": None, "no_total": False, "seed": 0, "time_limit": 5}
+    assert lane_of("hint", fields) == LONG
+
+
 def test_a_contradiction_is_answered_with_its_minimal_clues(client, runner):
     path = EXAMPLES / "best" / "contradiction.txt"
     (expected,) = cli_lines(runner, "hint", path)

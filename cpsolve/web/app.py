@@ -170,13 +170,15 @@ def lane_of(kind: str, fields: dict[str, Any]) -> str:
 
     Quick: what a person at a page waits for and what is small (a position, a hint or a puzzle of
     at most :data:`QUICK_TEXT` characters, a game's move, the casual player on a short text, a plain
-    greedy layout of at most :data:`QUICK_CELLS` cells). Long: generation, the CP and MiniZinc
-    layouts (whose first use in a process also imports OR-Tools), and anything larger.
+    greedy layout of at most :data:`QUICK_CELLS` cells). Long: generation, the deep hint, the CP and
+    MiniZinc layouts (whose first use in a process also imports OR-Tools), and anything larger.
     """
     if kind == "generate":
         return LONG
     if kind == "game":  # at most 100x100, and a no-guess deal is kept by the process for the moves after it
         return QUICK
+    if kind == "hint" and fields["deep"]:  # a few hundred games played out: seconds
+        return LONG
     if kind == "layout":
         plain = fields["template"] is None and fields["click"] is None and fields["backend"] in (None, "greedy")
         return QUICK if plain and 0 < _cells(fields["rows"], fields["cols"]) <= QUICK_CELLS else LONG

@@ -77,6 +77,11 @@ class HintRequest(_Request):
     mines: Mines = None
     no_total: NoTotal = False
     seed: Seed = 0
+    deep: bool = Field(
+        False,
+        description="Play the closest candidates out on boards drawn from the position and take the one that wins "
+        "most (seconds: the long lane; the boards played when the time limit comes).",
+    )
     time_limit: TimeLimit = None
 
 

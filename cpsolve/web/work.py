@@ -26,29 +26,19 @@ from typing import Any
 
 from cpsolve.answers import games, generated, hints, layouts, players, puzzles
 from cpsolve.errors import CpsolveError, InputError, InternalError, TimeLimitError, UsageError
+from cpsolve.formats.casual import read_casual_boards
 from cpsolve.formats.lines import TextSource
+from cpsolve.formats.puzzle import position_json
 from cpsolve.formats.values import json_line
+from cpsolve.layout import SolveOptions, parse_phases
 from cpsolve.words import one_line
 
 __all__ = ["HANDLERS", "PRELOAD", "TIMED_OUT_HEADER", "answer", "error_json", "warm"]
 
-#: The modules every answer needs, imported once by the forkserver the solver processes are forked
-#: from (OR-Tools is not: it starts threads when imported, and a fork keeps none of them).
-PRELOAD = (
-    "cpsolve.web.work",
-    "numpy",
-    "cpsolve.deduce",
-    "cpsolve.play.best",
-    "cpsolve.play.game",
-    "cpsolve.generate",
-    "cpsolve.play.session",
-    "cpsolve.play.assist",
-    "cpsolve.layout",
-    "cpsolve.formats.puzzle",
-    "cpsolve.formats.best",
-    "cpsolve.formats.casual",
-    "cpsolve.formats.game",
-)
+#: What the forkserver the solver processes are forked from imports once: this module, which imports every
+#: answer's module and their engines (OR-Tools is imported by the cp backend only when it runs: it starts
+#: threads when imported, and a fork keeps none of them).
+PRELOAD = (__name__,)
 
 #: The HTTP status of each kind of error the library raises.
 _STATUS = ((TimeLimitError, 504), (InternalError, 500), (InputError, 422), (UsageError, 422), (CpsolveError, 500))
@@ -105,7 +95,6 @@ def _read_in_time(fields: dict[str, Any]) -> tuple[puzzles.PuzzleRead, float]:
 
 
 def _position(fields: dict[str, Any]) -> Any:
-    from cpsolve.formats.puzzle import position_json
 
     read, _ = _read_in_time(fields)
     return position_json(read.puzzle.position)
@@ -119,12 +108,12 @@ def _hint(fields: dict[str, Any]) -> Any:
         no_total=fields["no_total"],
         seed=fields["seed"],
         time_limit=left,
+        deep=fields["deep"],
     )
     return _unfiled(answer.json())
 
 
 def _layout(fields: dict[str, Any]) -> Any:
-    from cpsolve.layout import SolveOptions, parse_phases
 
     template = fields["template"]
     if template is None:
@@ -151,7 +140,6 @@ def _layout(fields: dict[str, Any]) -> Any:
 
 
 def _casual(fields: dict[str, Any]) -> Any:
-    from cpsolve.formats.casual import read_casual_boards
 
     # each board is quick, but a body may hold tens of thousands: the time limit is checked between them
     deadline = perf_counter() + fields["time_limit"]
