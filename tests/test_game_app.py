@@ -21,7 +21,8 @@ pytest.importorskip("textual")
 from rich.console import Console  # noqa: E402
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED  # noqa: E402
-from cpsolve.game.app import EndScreen, GameApp, describe_safety  # noqa: E402
+from cpsolve.game.app import GameApp  # noqa: E402
+from cpsolve.game.end_screen import EndScreen, describe_safety  # noqa: E402
 from cpsolve.game.minefield import CHANCE_SCALE, Field, Minefield, chance_glyph, chance_legend, percent  # noqa: E402
 from cpsolve.play import assist  # noqa: E402
 from cpsolve.play.session import Dealer  # noqa: E402
@@ -424,7 +425,7 @@ def test_chances_then_auto_leaves_no_spinner_and_the_cursor_chance_comes_back():
         session = app.session
         await press(app, pilot, "space", "p", "a", "a")
         assert len(session.moves) > 2 and all(move.assisted for move in session.moves[1:])
-        assert not spinning(app) and not any(label for label, _, _ in app._jobs.values())
+        assert not spinning(app) and app.jobs.busy is None
         assert line(app, "info").startswith("auto: opened ")
         chances = assist.chances(session.view(), session.promised_left())
         assert app.shown_chances().cells == chances.cells
@@ -442,7 +443,7 @@ def test_chances_then_auto_leaves_no_spinner_and_the_cursor_chance_comes_back():
         assert session.won and not spinning(app) and app.shown_chances() is None
         await press(app, pilot, "n")
         assert app.session is not session and not spinning(app) and app.shown_chances() is not None
-        assert not any(label for label, _, _ in app._jobs.values())
+        assert app.jobs.busy is None
 
     play(Dealer(16, 16, 40, seed=8), scenario)
 
@@ -461,16 +462,16 @@ def test_a_job_cancelled_before_it_started_does_not_keep_the_spinner(monkeypatch
         monkeypatch.setattr(assist, "chances", slow)
         await pilot.press("p")
         for _ in range(5):  # each replaces the last, most before their first step
-            app._run(
+            app.jobs.run(
                 "working out the mine chances",
                 lambda deadline: slow(app.session.view(), deadline),
                 lambda result: None,
                 "chances",
             )
-        assert sum(1 for label, _, _ in app._jobs.values() if label) == 1 and spinning(app)
+        assert app.jobs.running == 1 and spinning(app)
         release.set()
         await settle(app, pilot)
-        assert not spinning(app) and not app._jobs
+        assert not spinning(app) and not app.jobs.running
 
     play(Dealer(9, 9, 10, seed=1), scenario)
 

@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.containers import ScrollableContainer
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.widget import Widget
 
 from cpsolve.grid import Cell
@@ -275,3 +275,22 @@ class Minefield(Widget):
 
 class Field(ScrollableContainer, can_focus=False):
     """The board's scrolling frame; the keys are the game's, not the frame's."""
+
+    def fit(self, size: Size, lines: int) -> None:
+        """Three columns a cell when the board fits a terminal of `size` so, else two; the frame
+        scrolls beyond, leaving room for `lines` lines around it."""
+        board = self.query_one(Minefield)
+        self.styles.max_height = max(3, size.height - lines)
+        session = board.game.session
+        if session is not None:
+            room = size.width - 4  # the frame's padding and a scrollbar
+            board.cell_width = 3 if board.label_width + session.cols * 3 <= room else 2
+        board.refresh(layout=True)
+
+    def show(self, cell: Cell) -> None:
+        """Scroll `cell` into sight, with its row's number and its column's."""
+        board = self.query_one(Minefield)
+        region = board.region_of(cell)
+        self.scroll_to_region(
+            Region(region.x - board.label_width, region.y - 1, region.width + board.label_width, 2), animate=False
+        )

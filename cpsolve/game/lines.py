@@ -1,0 +1,173 @@
+"""The terminal game's lines under the board, each a small widget drawn from its reactive attributes.
+
+- :class:`StatusLine`: ``playing``, ``won`` or ``lost``, the counters, and the cell under the
+  cursor with its exact chance of a mine while the chances are shown (a :class:`Status`).
+- :class:`VerdictLine`: "was that a guess?" for the last move.
+- :class:`InfoLine`: the solver at work (a spinner and the seconds spent), else a message, else
+  what stands on the board (the hint, or what the chances count).
+- :class:`Legend`: the key to the board's marks: the chances' scale while they are shown.
+
+A message is a :class:`Note`: its text and the game it was said about, ``(deal number, session
+version)``; a line shows it only while the game is that one (``now``), so a move, a flag or an undo
+takes it away with the state it described.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from cpsolve.game.jobs import Busy
+from cpsolve.game.minefield import cell_name, chance_legend, percent
+from cpsolve.grid import Cell
+from cpsolve.play.session import Session
+
+__all__ = ["Note", "SILENCE", "SPINNER", "Status", "StatusLine", "NoteLine", "VerdictLine", "InfoLine", "Legend"]
+
+#: The progress indicator's frames, one a tenth of a second.
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line's message and the game it was said about: ``(deal number, session version)``."""
+
+    version: tuple[int, int]
+    text: str
+
+
+#: Nothing said.
+SILENCE = Note((-1, -1), "")
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the status line shows.
+
+    Attributes:
+        outcome: ``playing``, ``won`` or ``lost``.
+        mines_left: The mine counter (mines less flags).
+        seconds: Whole seconds from the first click.
+        clicks: Effective clicks.
+        undos: Moves taken back.
+        where: The cell under the cursor, in words.
+        chance: Its exact chance of a mine, while the chances are shown and it is covered.
+    """
+
+    outcome: str
+    mines_left: int
+    seconds: int
+    clicks: int
+    undos: int
+    where: str
+    chance: Fraction | None = None
+
+    @classmethod
+    def of(cls, session: Session, cursor: Cell, chance: Fraction | None) -> Status:
+        """The status of `session` with the cursor on `cursor`, whose chance of a mine is `chance` (if shown)."""
+        outcome = "won" if session.won else "lost" if session.lost else "playing"
+        seconds = round(session.seconds)
+        return cls(outcome, session.mines_left, seconds, session.clicks, session.undos, cell_name(cursor), chance)
+
+
+class StatusLine(Widget):
+    """The game's state and the cell under the cursor (nothing before a board is dealt)."""
+
+    status: reactive[Status | None] = reactive(None)
+
+    def watch_status(self, status: Status | None) -> None:
+        self.set_class(status is not None and status.outcome == "won", "won")
+        self.set_class(status is not None and status.outcome == "lost", "lost")
+
+    def render(self) -> Text:
+        status = self.status
+        if status is None:
+            return Text("")
+        text = Text(status.outcome, style="bold")
+        text.append(f"  mines {status.mines_left}  time {status.seconds} s  clicks {status.clicks}")
+        if status.undos:
+            text.append(f"  undos {status.undos}")
+        text.append("   " + self._cursor_words(status, self.size.width - len(text)), style="bold")
+        return text
+
+    @staticmethod
+    def _cursor_words(status: Status, room: int) -> str:
+        """The cell under the cursor, and its exact chance of a mine (the fraction left out where
+        the line has no room for it)."""
+        chance = status.chance
+        if chance is None:
+            return status.where
+        if chance in (0, 1):
+            return f"{status.where}: {'certainly safe' if chance == 0 else 'certainly a mine'}"
+        full = f"{status.where}: mine chance {percent(chance)}"
+        return full if len(full) + 3 <= room else f"{status.where}: mine chance {float(chance) * 100:.3g}%"
+
+
+class NoteLine(Widget):
+    """A line that shows its note while the game is the one the note was said about."""
+
+    #: The message, and the game as it is now (bound to the app's). A message may take two
+    #: lines where the next takes one: each change lays the line out again.
+    note: reactive[Note] = reactive(SILENCE, layout=True)
+    now: reactive[tuple[int, int]] = reactive((0, -1), layout=True)
+
+    def said(self) -> str:
+        """The note's text, if it was said about the game as it is."""
+        return self.note.text if self.note.version == self.now else ""
+
+    def render(self) -> str:
+        return self.said()
+
+
+class VerdictLine(NoteLine):
+    """The verdict on the last move: "was that a guess?"."""
+
+
+class InfoLine(NoteLine):
+    """The solver at work, else the message said about this very game, else what stands on the board.
+
+    Args:
+        time_limit: The solver's time limit, shown beside the seconds spent.
+    """
+
+    #: The job the solver is at (:attr:`cpsolve.game.jobs.Jobs.busy`), and the line when nothing else is said.
+    busy: reactive[Busy | None] = reactive(None, layout=True)
+    standing: reactive[str] = reactive("", layout=True)
+
+    def __init__(self, time_limit: float, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.time_limit = time_limit
+
+    def watch_busy(self, busy: Busy | None) -> None:
+        # the spinner turns while the solver works, and stands still otherwise
+        self.auto_refresh = 0.1 if busy is not None else None
+
+    def render(self) -> str:
+        busy = self.busy
+        if busy is not None:
+            spent = time.perf_counter() - busy.began
+            frame = SPINNER[int(spent * 10) % len(SPINNER)]
+            return f"{frame} {busy.label}... {spent:.1f} s (limit {self.time_limit:g} s)"
+        return self.said() or self.standing
+
+
+class Legend(Widget):
+    """The key to the board's marks: the chances' scale for cells `chances` columns wide while the
+    chances are shown; hidden otherwise."""
+
+    chances: reactive[int | None] = reactive(None)
+
+    def watch_chances(self) -> None:
+        self.display = bool(self.key())
+
+    def key(self) -> str:
+        """The key as it stands."""
+        return chance_legend(self.chances) if self.chances is not None else ""
+
+    def render(self) -> str:
+        return self.key()
