@@ -21,11 +21,12 @@ pytest.importorskip("textual")
 from rich.console import Console  # noqa: E402
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED  # noqa: E402
+from cpsolve.formats.game import game_json  # noqa: E402
 from cpsolve.game.app import GameApp  # noqa: E402
 from cpsolve.game.end_screen import EndScreen, describe_safety  # noqa: E402
 from cpsolve.game.minefield import CHANCE_SCALE, Field, Minefield, chance_glyph, chance_legend, percent  # noqa: E402
 from cpsolve.play import assist  # noqa: E402
-from cpsolve.play.session import Dealer  # noqa: E402
+from cpsolve.play.session import Dealer, Session  # noqa: E402
 
 # the terminal game driven key by key: left out of the quick run, `pytest -m "not slow"`
 pytestmark = pytest.mark.slow
@@ -161,12 +162,18 @@ def test_a_mine_loses_undo_takes_it_back_and_the_result_says_so():
         session = app.session
         await press(app, pilot, "space")
         before = session.picture()
-        mine = min(cell for cell in zip(*session.deal.mines.nonzero(), strict=True) if session.state(cell) == COVERED)
+        # a mine the numbers shown make certain (the 2 at row 1, col 2 has two covered cells around it)
+        chances = assist.chances(session.view(), session.promised_left())
+        mine = min(cell for cell, chance in chances.cells.items() if chance == 1)
         await go_to(app, pilot, mine)
         await press(app, pilot, "space")
         assert session.lost and line(app, "status").startswith("lost") and isinstance(app.screen, EndScreen)
+        # walking into a certain mine is no guess: the verdict says what it was, and no count takes it for one
+        assert session.moves[-1].safety == 0
+        assert line(app, "verdict") == "was that a guess? no: it was a mine for certain from what was shown"
         result = str(app.screen.query_one("#result").render())
-        assert result.startswith("LOST") and "guesses made    1" in result
+        assert result.startswith("LOST") and "guesses made    0" in result
+        assert session.summary().guesses == 0 and game_json(session, None, None, False)["guesses"] == 0
         assert session.picture()[mine[0]][mine[1]] == "!"
         check_snapshot(app, "beginner_lost")
         await press(app, pilot, "u")
@@ -177,6 +184,26 @@ def test_a_mine_loses_undo_takes_it_back_and_the_result_says_so():
         assert result.startswith("WON  (after 1 undo)") and session.summary().undos == 1
 
     play(dealer, scenario)
+
+
+def test_a_guess_is_a_move_neither_certain_to_be_safe_nor_certain_to_be_a_mine():
+    """The result's count of guesses and the web's JSON agree, move by move: a certain safe cell and
+    a certain mine are no guess, a cell with a chance of either is one."""
+    session = Session(Dealer(9, 9, 10, seed=3).deal())
+    session.reveal(session.deal.first)
+    chances = assist.chances(session.view(), session.promised_left())
+    certain_mine = min(cell for cell, chance in chances.cells.items() if chance == 1)
+    unsure = min(cell for cell, chance in chances.cells.items() if 0 < chance < 1 and not session.deal.mines[cell])
+    for cell, safety, guesses in ((certain_mine, 0, 0), (unsure, 1 - chances.cells[unsure], 1)):
+        move = session.reveal(cell)
+        assert assist.judge_move(move) == safety
+        view = game_json(session, None, None, False)
+        assert view["moves"][-1]["guess"] is (guesses == 1)
+        assert session.summary().guesses == view["guesses"] == guesses
+        if session.lost:
+            assert describe_safety(move) == "was that a guess? no: it was a mine for certain from what was shown"
+            session.undo()
+    assert describe_safety(move).startswith(f"was that a guess? yes: it was safe with chance {percent(safety)}")
 
 
 def test_flags_by_right_click_and_a_chord_by_key_and_by_click():

@@ -17,12 +17,21 @@ __all__ = ["EndScreen", "describe_safety", "end_text"]
 
 
 def describe_safety(move: Move) -> str:
-    """The answer to "was that a guess?" for a judged move."""
+    """The answer to "was that a guess?" for a judged move.
+
+    A move certain from what was shown is no guess, whichever way it was certain: safe (chance 1),
+    or a mine (chance 0: the numbers shown said so), as the result's count of guesses has it
+    (:meth:`cpsolve.play.session.Session.summary`).
+    """
     if move.safety is None:
         return "was that a guess? not judged yet"
-    what = "the chord's cells were" if move.kind == "chord" else "it was"
+    chord = move.kind == "chord"
     if move.safety == 1:
         return "was that a guess? no: certain from what was shown"
+    if move.safety == 0:
+        mine = "the chord opened a mine for certain" if chord else "it was a mine for certain"
+        return f"was that a guess? no: {mine} from what was shown"
+    what = "the chord's cells were" if chord else "it was"
     outcome = "and it lost" if move.exploded else "and it held"
     return f"was that a guess? yes: {what} safe with chance {percent(Fraction(move.safety))}, {outcome}"
 
