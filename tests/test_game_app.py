@@ -460,7 +460,7 @@ def test_chances_then_auto_leaves_no_spinner_and_the_cursor_chance_comes_back():
         await go_to(app, pilot, cell)
         exact = chances.cells[cell]
         words = f"row {cell[0] + 1}, col {cell[1] + 1}: mine chance"  # the fraction only where the line has room
-        assert line(app, "status").endswith((f"{words} {percent(exact)}", f"{words} {float(exact) * 100:.3g}%"))
+        assert line(app, "status").endswith((f"{words} {percent(exact)}", f"{words} {percent(exact, exact=False)}"))
         assert len(line(app, "status")) <= 79
         await press(app, pilot, "p")
         assert line(app, "info") == "mine chances hidden" and "mine chance" not in line(app, "status")
@@ -532,12 +532,24 @@ def test_every_layout_draws_the_chances_one_mark_a_cell_with_a_key(dealer, size,
         cell = max((cell for cell, chance in chances.cells.items() if 0 < chance < 1), key=chances.cells.get)
         await go_to(app, pilot, cell)
         exact = chances.cells[cell]
-        assert f"row {cell[0] + 1}, col {cell[1] + 1}: mine chance {float(exact) * 100:.3g}%" in line(app, "status")
+        assert f"row {cell[0] + 1}, col {cell[1] + 1}: mine chance {percent(exact, exact=False)}" in line(app, "status")
         assert len(line(app, "status")) <= size[0]
         if width == 2:
             assert cell_texts(app)[cell] == CHANCE_SCALE[min(7, int(exact * 8))]
 
     play(dealer, scenario, size=size)
+
+
+def test_a_chance_is_written_as_the_web_pages_write_it():
+    """One decimal, then the exact fraction when it has at most 12 characters; three significant
+    digits below 0.1%; rounded half up, as the pages' JavaScript rounds (``toFixed``)."""
+    assert percent(Fraction(3, 20)) == "15.0% (3/20)" and percent(Fraction(3, 20), exact=False) == "15.0%"
+    assert percent(Fraction(1, 2)) == "50.0% (1/2)" and percent(Fraction(2, 3)) == "66.7% (2/3)"
+    assert percent(Fraction(1, 16)) == "6.3% (1/16)"  # 6.25: half up
+    assert percent(Fraction(12345, 123457)) == "10.0% (12345/123457)"  # a fraction of 12 characters
+    assert percent(Fraction(12345, 1234567)) == "1.0%"  # of 13: left out
+    assert percent(Fraction(1, 2000)) == "0.0500% (1/2000)" and percent(Fraction(1, 10**6)) == "0.000100% (1/1000000)"
+    assert percent(Fraction(0)) == "0%" and percent(Fraction(1)) == "100%"
 
 
 def test_the_board_has_row_and_column_numbers_and_a_click_lands_on_its_cell():

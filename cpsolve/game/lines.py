@@ -105,7 +105,7 @@ class StatusLine(Widget):
         if chance in (0, 1):
             return f"{status.where}: {'certainly safe' if chance == 0 else 'certainly a mine'}"
         full = f"{status.where}: mine chance {percent(chance)}"
-        return full if len(full) + 3 <= room else f"{status.where}: mine chance {float(chance) * 100:.3g}%"
+        return full if len(full) + 3 <= room else f"{status.where}: mine chance {percent(chance, exact=False)}"
 
 
 class NoteLine(Widget):

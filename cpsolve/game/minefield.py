@@ -10,6 +10,7 @@ percentage (1 to 99, rounded) where a cell is three columns wide, one of the eig
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -61,6 +62,8 @@ SAFE_MARK, MINE_MARK, GUESS_MARK = CERTAIN_SAFE, CERTAIN_MINE, "?"
 CHANCE_SCALE = "▁▂▃▄▅▆▇█"
 #: The cursor's mark where a cell has one column to spare (it is also drawn in reverse).
 CURSOR_MARK = "▸"
+#: The longest exact fraction a chance is written with (``1234/56789``): longer ones are hard to read.
+SHORT_FRACTION = 12
 #: The numbers above and beside the board.
 LABEL = Style(color="#8a94a6")
 LABEL_HERE = Style(color="#ffffff", bgcolor="#3b4252", bold=True)
@@ -88,12 +91,36 @@ class MinefieldHost(Protocol):
         ...
 
 
-def percent(chance: Fraction) -> str:
-    """A chance as a person reads it: ``87.5% (7/8)``, the fraction only when it is short."""
-    text = f"{float(chance) * 100:.3g}%"
-    if chance.denominator <= 1000 and chance not in (0, 1):
-        text += f" ({chance.numerator}/{chance.denominator})"
-    return text
+def percent(chance: Fraction, exact: bool = True) -> str:
+    """A chance as every line writes it, the web pages' way (``cpsolve.percent`` and ``chanceText`` in common.js).
+
+    The percentage with one decimal, then the exact fraction when it is short (at most
+    :data:`SHORT_FRACTION` characters): ``15.0% (3/20)``; the percentage alone otherwise, or
+    when `exact` is false (a line short of room). Below 0.1% and above 99.9%, three significant
+    digits, so that a rare mine does not read as ``0.0%``. A chance of 0 or 1 is ``0%`` or
+    ``100%``; the lines say "certainly safe" or "certainly a mine" instead where the words fit.
+
+    The digits are those of the chance's float, rounded half up, as JavaScript's ``toFixed``
+    and ``toPrecision`` round it, so the two faces write the same chance alike.
+    """
+    if chance in (0, 1):
+        return f"{chance * 100}%"
+    shown = Decimal(float(chance) * 100)  # exact: the float the pages compute
+    if Decimal("0.1") <= shown <= Decimal("99.9"):
+        digits = shown.quantize(Decimal("0.1"), ROUND_HALF_UP)
+    else:
+        digits = _significant(shown, 3)
+    text = f"{digits:f}%"
+    fraction = f"{chance.numerator}/{chance.denominator}"
+    return f"{text} ({fraction})" if exact and len(fraction) <= SHORT_FRACTION else text
+
+
+def _significant(value: Decimal, digits: int) -> Decimal:
+    """`value` rounded half up to `digits` significant digits, trailing zeros kept (``0.0500``)."""
+    rounded = value.quantize(Decimal(1).scaleb(value.adjusted() - digits + 1), ROUND_HALF_UP)
+    if rounded.adjusted() > value.adjusted():  # rounded up to the next power of ten: one digit fewer after the point
+        rounded = rounded.quantize(Decimal(1).scaleb(rounded.adjusted() - digits + 1), ROUND_HALF_UP)
+    return rounded
 
 
 def chance_glyph(chance: Fraction, width: int) -> str:
