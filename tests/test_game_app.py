@@ -98,6 +98,12 @@ def line(app: GameApp, name: str) -> str:
     return str(app.query_one(f"#{name}").render()).rstrip()
 
 
+def in_sight(app: GameApp, *names: str) -> bool:
+    """Whether the lines read whole on the screen as it is rendered (the result's dialog included)."""
+    rows = [row.strip() for row in screen_text(app).splitlines()]
+    return all(line(app, name) and line(app, name) in rows for name in names)
+
+
 def board_rows(app: GameApp) -> list[str]:
     """The board's lines below its column numbers, without the row numbers on their left."""
     board = app.query_one(Minefield)
@@ -150,6 +156,7 @@ def test_a_no_guess_board_is_won_by_keys_alone_with_no_guess_made():
         assert summary.guesses == 0 and summary.unjudged == 0 and summary.clicks == len(app.session.moves)
         assert f"3BV             {app.session.bbbv}\n" in result and "30.0 s" in result
         assert "guesses made    0" in result and "needed a guess  no (the perfect player wins it)" in result
+        assert in_sight(app, "status", "verdict")  # the result sits over the board, not over the lines under it
         check_snapshot(app, "beginner_won")
 
     play(dealer, scenario)
@@ -174,6 +181,7 @@ def test_a_mine_loses_undo_takes_it_back_and_the_result_says_so():
         result = str(app.screen.query_one("#result").render())
         assert result.startswith("LOST") and "guesses made    0" in result
         assert session.summary().guesses == 0 and game_json(session, None, None, False)["guesses"] == 0
+        assert in_sight(app, "status", "verdict")
         assert session.picture()[mine[0]][mine[1]] == "!"
         check_snapshot(app, "beginner_lost")
         await press(app, pilot, "u")
@@ -206,6 +214,44 @@ def test_a_guess_is_a_move_neither_certain_to_be_safe_nor_certain_to_be_a_mine()
     assert describe_safety(move).startswith(f"was that a guess? yes: it was safe with chance {percent(safety)}")
 
 
+@pytest.mark.parametrize(
+    "dealer, size, where",
+    [
+        (Dealer(16, 30, 99, seed=8), (80, 24), "over the board"),
+        (Dealer(4, 4, 1, seed=1), (80, 24), "below the lines"),
+        (Dealer(9, 9, 10, seed=3), (80, 16), "at the top"),
+    ],
+    ids=["expert", "4x4", "beginner-80x16"],
+)
+def test_the_result_leaves_the_lines_under_the_board_in_sight_where_there_is_room(dealer, size, where):
+    async def scenario(app, pilot, clock):
+        session = app.session
+        await press(app, pilot, "space")
+        if not session.over:
+            await go_to(app, pilot, min(cell for cell in cells_of(session, COVERED) if session.deal.mines[cell]))
+            await press(app, pilot, "space")
+        assert session.over and isinstance(app.screen, EndScreen)
+        dialog, kept = app.screen.query_one("#result").region, app._kept_lines()
+        board = app.query_one(Field).region
+        placed = (
+            "over the board"
+            if dialog.bottom <= kept.y and dialog.overlaps(board)
+            else "below the lines"
+            if dialog.y >= kept.bottom
+            else "at the top"
+        )
+        assert placed == where and dialog.y >= 0 and dialog.bottom <= size[1]
+        # where the dialog fits beside them, the verdict and the status stay readable
+        assert in_sight(app, "status", "verdict") == (where != "at the top")
+        # and the verdict is whole: the chance's fraction is left out where the line has no room for it
+        move = session.moves[-1]
+        verdict = line(app, "verdict")
+        assert verdict in (describe_safety(move), describe_safety(move, exact=False))
+        assert len(verdict) <= app.query_one("#verdict").size.width
+
+    play(dealer, scenario, size=size)
+
+
 def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
     dealer = Dealer(9, 9, 10, no_guess="perfect", seed=5)
 
@@ -236,7 +282,9 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
             assert covered and all(session.state(n) == CLEARED for n in covered)
             move = session.moves[-1]
             assert move.kind == "chord" and move.safety == assist.safety(move.before.position(), covered)
-            assert line(app, "verdict") == describe_safety(move)
+            whole = describe_safety(move)  # the fraction left out where the line has no room for it
+            room = app.query_one("#verdict").size.width
+            assert line(app, "verdict") == (whole if len(whole) <= room else describe_safety(move, exact=False))
         flagged = min(cells_of(session, FLAGGED))
         await pilot.click(Minefield, offset=offset_of(app, flagged), button=3)
         await settle(app, pilot)

@@ -7,8 +7,8 @@ on, and dropped if the game moved on meanwhile.
 The screen, top to bottom: the title (board, kind, seed); the board with its row and column
 numbers (:mod:`cpsolve.game.minefield`), scrolling when the terminal is too small; the status
 line, the verdict line ("was that a guess?"), the info line and the key to the board's marks
-(:mod:`cpsolve.game.lines`); and the keys. The result at a game's end is a dialog over the
-board (:mod:`cpsolve.game.end_screen`).
+(:mod:`cpsolve.game.lines`); and the keys. The result at a game's end is a dialog that leaves
+those lines in sight (:mod:`cpsolve.game.end_screen`).
 
 Every line is drawn from the state it shows, the Textual way: the cursor, the session's version,
 the shown overlays and the messages are the app's reactive attributes; each line widget renders
@@ -31,7 +31,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import var
 from textual.widgets import Footer, Static
 
@@ -145,6 +145,13 @@ class GameApp(App[None]):
     def _show_cursor(self) -> None:
         self.query_one(Field).show(self.cursor)
 
+    def _kept_lines(self) -> Region:
+        """Where the lines under the board are (status down to the key): the result leaves them in sight."""
+        status = self.query_one(StatusLine).region
+        legend = self.query_one(Legend)
+        last = legend.region if legend.display else self.query_one(InfoLine).region
+        return Region(0, status.y, self.size.width, last.bottom - status.y)
+
     # -- what the lines show (each redrawn by the watchers of what it depends on) ------------------
 
     def watch_cursor(self) -> None:
@@ -208,9 +215,9 @@ class GameApp(App[None]):
         """Put `message` on the info line, for the game as it is now."""
         self.note = Note(self._now(), message)
 
-    def _judge_line(self, message: str) -> None:
-        """Put `message` on the verdict line, for the game as it is now."""
-        self.verdict = Note(self._now(), message)
+    def _judge_line(self, message: str, short: str = "") -> None:
+        """Put `message` on the verdict line (`short` where the line is too narrow), for the game as it is now."""
+        self.verdict = Note(self._now(), message, short)
 
     # -- dealing ----------------------------------------------------------------------------------
 
@@ -326,10 +333,10 @@ class GameApp(App[None]):
         session = self.session
         assert session is not None
         if session.moves[-1] is move:  # a move of several (auto's) says nothing over the last one's verdict
-            failed = isinstance(result, Exception)
-            self._judge_line(
-                f"was that a guess? {failure(result, self.time_limit)}" if failed else describe_safety(move)
-            )
+            if isinstance(result, Exception):
+                self._judge_line(f"was that a guess? {failure(result, self.time_limit)}")
+            else:
+                self._judge_line(describe_safety(move), describe_safety(move, exact=False))
         if session.over:
             self._update_end_screen()
 
@@ -432,7 +439,7 @@ class GameApp(App[None]):
         session = self.session
         assert session is not None
         self.help.ask_needed(self.deal_number, session.deal, self._update_end_screen)
-        self.push_screen(EndScreen(self._end_text()))
+        self.push_screen(EndScreen(self._end_text(), self._kept_lines))
 
     def _update_end_screen(self) -> None:
         if isinstance(self.screen, EndScreen):

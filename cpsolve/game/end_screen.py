@@ -1,12 +1,20 @@
-"""The terminal game's result: the dialog at a game's end, its text, and the answer to "was that a guess?"."""
+"""The terminal game's result: the dialog at a game's end, its text, and the answer to "was that a guess?".
+
+The dialog is placed so that the lines under the board (the status, the verdict on the last move,
+the info line) stay readable while it is up: over the board when it fits there, else in the free
+space below the lines, else at the top.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -16,8 +24,8 @@ from cpsolve.play.session import Move, Summary
 __all__ = ["EndScreen", "describe_safety", "end_text"]
 
 
-def describe_safety(move: Move) -> str:
-    """The answer to "was that a guess?" for a judged move.
+def describe_safety(move: Move, exact: bool = True) -> str:
+    """The answer to "was that a guess?" for a judged move (`exact`: the chance's fraction too, when short).
 
     A move certain from what was shown is no guess, whichever way it was certain: safe (chance 1),
     or a mine (chance 0: the numbers shown said so), as the result's count of guesses has it
@@ -33,7 +41,7 @@ def describe_safety(move: Move) -> str:
         return f"was that a guess? no: {mine} from what was shown"
     what = "the chord's cells were" if chord else "it was"
     outcome = "and it lost" if move.exploded else "and it held"
-    return f"was that a guess? yes: {what} safe with chance {percent(Fraction(move.safety))}, {outcome}"
+    return f"was that a guess? yes: {what} safe with chance {percent(Fraction(move.safety), exact)}, {outcome}"
 
 
 def end_text(summary: Summary, needed: bool | None) -> Text:
@@ -64,12 +72,20 @@ def end_text(summary: Summary, needed: bool | None) -> Text:
     ]
     for name, value in rows:
         text.append(f"\n{name:<16}{value}")
-    text.append("\n\nr again  n new board  u undo  esc look at the board  q quit", style="italic")
+    # no blank line before the keys: a line less lets the dialog sit over a beginner board (the
+    # title and ten lines) and leave the lines under it in sight
+    text.append("\nr again  n new board  u undo  esc look at the board  q quit", style="italic")
     return text
 
 
 class EndScreen(ModalScreen[None]):
-    """The result over the board: escape (or enter) closes it to look at the board."""
+    """The result, placed to leave the lines under the board readable: escape (or enter) closes it.
+
+    Args:
+        text: The result (:func:`end_text`).
+        keep: Where the lines to keep in sight are, on the screen (the game's status line down to
+            its last line above the keys).
+    """
 
     # a modal screen hides the app's bindings: the ones that make sense after a game, again
     BINDINGS = [
@@ -80,22 +96,44 @@ class EndScreen(ModalScreen[None]):
         Binding("q", "app.quit", "quit"),
     ]
     DEFAULT_CSS = """
-    EndScreen { align: center middle; background: $background 30%; }
+    EndScreen { align: center top; background: $background 30%; }
     EndScreen > Static { width: auto; max-width: 76; height: auto; padding: 0 2;
                          border: heavy $accent; background: $surface; color: $text; }
     """
 
-    def __init__(self, text: Text) -> None:
+    def __init__(self, text: Text, keep: Callable[[], Region]) -> None:
         super().__init__()
         self.text = text
+        self.keep = keep
 
     def compose(self) -> ComposeResult:
         yield Static(self.text, id="result")
+
+    def on_mount(self) -> None:
+        self._place()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # the game's lines move with the size: placed again once they have
+        self.call_after_refresh(self._place)
 
     def update(self, text: Text) -> None:
         """Show `text` instead (a verdict or the board's "needed a guess" came in)."""
         self.text = text
         self.query_one("#result", Static).update(text)
+        self._place()
+
+    def _place(self) -> None:
+        """Over the board above the kept lines when the dialog fits there, else below them, else at the top."""
+        keep = self.keep()
+        height = len(self.text.plain.split("\n")) + 2  # and its frame
+        below = self.size.height - 1 - keep.bottom  # the screen's last line holds the keys
+        if height <= keep.y:
+            top = (keep.y - height) // 2
+        elif height <= below:
+            top = keep.bottom + (below - height) // 2
+        else:
+            top = 0
+        self.query_one("#result", Static).styles.margin = (top, 0, 0, 0)
 
     def action_close(self) -> None:
         self.dismiss(None)

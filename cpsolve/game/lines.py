@@ -35,10 +35,12 @@ SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 @dataclass(frozen=True)
 class Note:
-    """A line's message and the game it was said about: ``(deal number, session version)``."""
+    """A line's message and the game it was said about: ``(deal number, session version)``; `short`,
+    if any, says it in fewer characters (a chance without its fraction) for a line too narrow."""
 
     version: tuple[int, int]
     text: str
+    short: str = ""
 
 
 #: Nothing said.
@@ -125,7 +127,12 @@ class NoteLine(Widget):
 
 
 class VerdictLine(NoteLine):
-    """The verdict on the last move: "was that a guess?"."""
+    """The verdict on the last move: "was that a guess?", in its short form where the line is too
+    narrow for the whole (one line: the rest would be cut off)."""
+
+    def render(self) -> str:
+        said = self.said()
+        return self.note.short if self.note.short and len(said) > self.size.width else said
 
 
 class InfoLine(NoteLine):
