@@ -24,6 +24,7 @@ from cpsolve.cell_states import CLEARED, COVERED, FLAGGED  # noqa: E402
 from cpsolve.formats.game import game_json  # noqa: E402
 from cpsolve.game.app import GameApp  # noqa: E402
 from cpsolve.game.end_screen import EndScreen, describe_safety  # noqa: E402
+from cpsolve.game.lines import start_key  # noqa: E402
 from cpsolve.game.minefield import CHANCE_SCALE, Field, Minefield, chance_glyph, chance_legend, percent  # noqa: E402
 from cpsolve.play import assist  # noqa: E402
 from cpsolve.play.session import Dealer, Session  # noqa: E402
@@ -144,8 +145,13 @@ def test_a_no_guess_board_is_won_by_keys_alone_with_no_guess_made():
     async def scenario(app, pilot, clock):
         deal = app.session.deal
         assert (deal.mines == dealer.deal(0).mines).all() and app.cursor == deal.first == (4, 4)
+        # the start cell's S is explained in the key while it is drawn: safe by the start rule
+        assert cell_texts(app)[deal.first] == "S" and app.query_one("#legend").display
+        assert line(app, "legend") == start_key("opening")
+        assert line(app, "legend").startswith("S start cell: safe by the start rule (no mine in its 3x3)")
         check_snapshot(app, "beginner_start")
         await press(app, pilot, "space")
+        assert not app.query_one("#legend").display and line(app, "legend") == ""
         assert line(app, "verdict") == "was that a guess? no: certain from what was shown"
         clock[0] = 30.0
         await win_by_keys(app, pilot)
@@ -431,6 +437,7 @@ def test_restart_and_a_new_board():
         assert app.session.clicks == 1
         await press(app, pilot, "r")
         assert app.session.deal is first and app.session.clicks == 0 and set("".join(app.session.picture())) == {"-"}
+        assert line(app, "legend") == start_key("opening")  # the start cell is marked again, and its key is back
         await press(app, pilot, "n")
         assert app.session.deal.settings.seed == 7 and app.cursor == app.session.deal.first
         assert "seed 7" in line(app, "title")

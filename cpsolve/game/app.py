@@ -198,6 +198,8 @@ class GameApp(App[None]):
         self.query_one(InfoLine).standing = standing
         legend = self.query_one(Legend)
         legend.chances = self.query_one(Minefield).cell_width if chances is not None else None
+        # the start cell is marked until the first move: its key goes with it
+        legend.start = session.deal.settings.start if session is not None and not session.moves else None
 
     def _draw_status(self) -> None:
         session = self.session

@@ -5,7 +5,8 @@
 - :class:`VerdictLine`: "was that a guess?" for the last move.
 - :class:`InfoLine`: the solver at work (a spinner and the seconds spent), else a message, else
   what stands on the board (the hint, or what the chances count).
-- :class:`Legend`: the key to the board's marks: the chances' scale while they are shown.
+- :class:`Legend`: the key to the board's marks: the chances' scale while they are shown; before
+  the first move, the start cell's ``S`` and why it is safe.
 
 A message is a :class:`Note`: its text and the game it was said about, ``(deal number, session
 version)``; a line shows it only while the game is that one (``now``), so a move, a flag or an undo
@@ -23,11 +24,22 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from cpsolve.game.jobs import Busy
-from cpsolve.game.minefield import cell_name, chance_legend, percent
+from cpsolve.game.minefield import SAFE_MARK, cell_name, chance_legend, percent
 from cpsolve.grid import Cell
 from cpsolve.play.session import Session
 
-__all__ = ["Note", "SILENCE", "SPINNER", "Status", "StatusLine", "NoteLine", "VerdictLine", "InfoLine", "Legend"]
+__all__ = [
+    "Note",
+    "SILENCE",
+    "SPINNER",
+    "Status",
+    "StatusLine",
+    "NoteLine",
+    "VerdictLine",
+    "InfoLine",
+    "Legend",
+    "start_key",
+]
 
 #: The progress indicator's frames, one a tenth of a second.
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -165,16 +177,32 @@ class InfoLine(NoteLine):
 
 class Legend(Widget):
     """The key to the board's marks: the chances' scale for cells `chances` columns wide while the
-    chances are shown; hidden otherwise."""
+    chances are shown, else the start cell's mark while it is drawn (`start`: the start rule);
+    hidden when there is neither."""
 
     chances: reactive[int | None] = reactive(None)
+    start: reactive[str | None] = reactive(None)
 
     def watch_chances(self) -> None:
         self.display = bool(self.key())
 
+    def watch_start(self) -> None:
+        self.display = bool(self.key())
+
     def key(self) -> str:
         """The key as it stands."""
-        return chance_legend(self.chances) if self.chances is not None else ""
+        if self.chances is not None:
+            return chance_legend(self.chances)
+        if self.start is not None:
+            return start_key(self.start)
+        return ""
 
     def render(self) -> str:
         return self.key()
+
+
+def start_key(start: str) -> str:
+    """The key to the start cell's mark: the board was dealt for a first click there, and the start
+    rule (``opening`` or ``safe``) keeps the mines away from it."""
+    where = "in its 3x3" if start == "opening" else "there"
+    return f"{SAFE_MARK} start cell: safe by the start rule (no mine {where}); click it first"
