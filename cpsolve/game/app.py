@@ -1,27 +1,21 @@
 """The terminal game (``cpsolve game``): a Textual application over a :class:`cpsolve.play.session.Session`.
 
-The rules and the counters are the session's; every piece of help is :mod:`cpsolve.play.assist`'s,
-computed by the solver's jobs (:mod:`cpsolve.game.jobs`) with a deadline while the screen goes
-on, and dropped if the game moved on meanwhile.
+The screen, top to bottom: the title; the board (:mod:`cpsolve.game.minefield`), scrolling when the
+terminal is too small; the lines under it (:mod:`cpsolve.game.lines`: status, verdict, info, key);
+the keys. The result at a game's end leaves those lines in sight (:mod:`cpsolve.game.end_screen`).
 
-The screen, top to bottom: the title (board, kind, seed); the board with its row and column
-numbers (:mod:`cpsolve.game.minefield`), scrolling when the terminal is too small; the status
-line, the verdict line ("was that a guess?"), the info line and the key to the board's marks
-(:mod:`cpsolve.game.lines`); and the keys. The result at a game's end is a dialog that leaves
-those lines in sight (:mod:`cpsolve.game.end_screen`).
-
-Every line is drawn from the state it shows, the Textual way: the cursor, the session's version,
-the shown overlays and the messages are the app's reactive attributes; each line widget renders
-from reactive attributes of its own, bound to the app's or set by its ``watch_*`` methods. A
-message remembers the version of the game it was said about, so a move, a flag or an undo takes
-it away with the state it described. The app holds the keys and the flow between the session,
-the jobs and the widgets.
+The rules and the counters are the session's, the help :mod:`cpsolve.play.assist`'s, computed in
+the solver's jobs (:mod:`cpsolve.game.jobs`, :mod:`cpsolve.game.help`) while the screen goes on.
+The app holds the keys and the flow between them: the cursor, the session's version, the overlays
+shown and the messages are its reactive attributes, and every line is drawn from them, so that a
+move, a flag or an undo takes each message away with the state it described.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -40,13 +34,12 @@ from cpsolve.game.auto import auto_step
 from cpsolve.game.end_screen import EndScreen, describe_safety, end_text
 from cpsolve.game.help import Help
 from cpsolve.game.jobs import Busy, Jobs
-from cpsolve.game.lines import SILENCE, InfoLine, Legend, Note, Status, StatusLine, VerdictLine
+from cpsolve.game.lines import SILENCE, InfoLine, Legend, Lines, Note, StatusLine, VerdictLine
 from cpsolve.game.minefield import Field, Minefield, cell_name
 from cpsolve.game.words import dealt_words, failure, hint_words, title_words, why_not
 from cpsolve.grid import Cell
 from cpsolve.play import assist
 from cpsolve.play.session import Dealer, Move, Session
-from cpsolve.words import counted
 
 __all__ = ["GameApp"]
 
@@ -122,10 +115,11 @@ class GameApp(App[None]):
         yield Static(id="title")
         with Field():
             yield Minefield()
-        yield StatusLine(id="status")
-        yield VerdictLine(id="verdict").data_bind(note=GameApp.verdict, now=GameApp.version)
-        yield InfoLine(self.time_limit, id="info").data_bind(note=GameApp.note, now=GameApp.version)
-        yield Legend(id="legend")
+        with Lines():
+            yield StatusLine(id="status")
+            yield VerdictLine(id="verdict").data_bind(note=GameApp.verdict, now=GameApp.version)
+            yield InfoLine(self.time_limit, id="info").data_bind(note=GameApp.note, now=GameApp.version)
+            yield Legend(id="legend")
         yield self.jobs
         yield Footer(compact=True)
 
@@ -147,10 +141,7 @@ class GameApp(App[None]):
 
     def _kept_lines(self) -> Region:
         """Where the lines under the board are (status down to the key): the result leaves them in sight."""
-        status = self.query_one(StatusLine).region
-        legend = self.query_one(Legend)
-        last = legend.region if legend.display else self.query_one(InfoLine).region
-        return Region(0, status.y, self.size.width, last.bottom - status.y)
+        return self.query_one(Lines).region
 
     # -- what the lines show (each redrawn by the watchers of what it depends on) ------------------
 
@@ -185,33 +176,16 @@ class GameApp(App[None]):
         self.version = self._now()
 
     def _redraw(self) -> None:
-        """Draw the board, and give each line what it shows now (a line whose state is the same is left as it is)."""
-        self.query_one(Minefield).refresh()
-        self._draw_status()
-        session, hint, chances = self.session, self.shown_hint(), self.shown_chances()
-        # what the info line says when no message stands: the hint drawn, else what the chances drawn count
-        standing = ""
-        if hint is not None and session is not None:
-            standing = hint_words(session, hint)
-        elif chances is not None:
-            standing = f"exact mine chances: {counted(chances.mines, 'mine')} in {counted(len(chances.cells), 'cell')}"
-        self.query_one(InfoLine).standing = standing
-        legend = self.query_one(Legend)
-        legend.chances = self.query_one(Minefield).cell_width if chances is not None else None
-        # the start cell is marked until the first move: its key goes with it
-        legend.start = session.deal.settings.start if session is not None and not session.moves else None
-
-    def _draw_status(self) -> None:
-        session = self.session
-        status = None if session is None else Status.of(session, self.cursor, self.chance_of(self.cursor))
-        self.query_one(StatusLine).status = status
+        """Draw the board, and give each line what it shows now."""
+        board = self.query_one(Minefield)
+        board.refresh()
+        self.query_one(Lines).show(self.session, self.cursor, self.shown_chances(), self.shown_hint(), board.cell_width)
 
     def _tick(self) -> None:
-        try:
-            if self.session is not None and self.session.started is not None and not self.session.over:
-                self._draw_status()  # the time
-        except NoMatches:  # the app is closing: its widgets are gone
-            pass
+        session = self.session
+        with suppress(NoMatches):  # the app is closing: its widgets are gone
+            if session is not None and session.started is not None and not session.over:
+                self._redraw()  # the time on the status line
 
     def _say(self, message: str) -> None:
         """Put `message` on the info line, for the game as it is now."""
@@ -264,20 +238,18 @@ class GameApp(App[None]):
         self.cursor = (min(max(r + rows, 0), self.session.rows - 1), min(max(c + cols, 0), self.session.cols - 1))
 
     def action_reveal(self) -> None:
-        session = self.session
-        if session is not None:
-            move = session.reveal(self.cursor)
-            if move is None:
-                self._say(why_not(session, self.cursor, "reveal"))
-            else:
-                self._played([move])
+        self._open("reveal")
 
     def action_chord(self) -> None:
+        self._open("chord")
+
+    def _open(self, kind: str) -> None:
+        """Reveal or chord on the cell under the cursor, or say why that does nothing."""
         session = self.session
         if session is not None:
-            move = session.chord(self.cursor)
+            move = session.reveal(self.cursor) if kind == "reveal" else session.chord(self.cursor)
             if move is None:
-                self._say(why_not(session, self.cursor, "chord"))
+                self._say(why_not(session, self.cursor, kind))
             else:
                 self._played([move])
 

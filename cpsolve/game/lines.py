@@ -1,5 +1,7 @@
 """The terminal game's lines under the board, each a small widget drawn from its reactive attributes.
 
+:class:`Lines` holds them, top to bottom, and gives each what it shows of the game (:meth:`Lines.show`):
+
 - :class:`StatusLine`: ``playing``, ``won`` or ``lost``, the counters, and the cell under the
   cursor with its exact chance of a mine while the chances are shown (a :class:`Status`).
 - :class:`VerdictLine`: "was that a guess?" for the last move.
@@ -20,13 +22,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rich.text import Text
+from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from cpsolve.game.jobs import Busy
 from cpsolve.game.minefield import SAFE_MARK, cell_name, chance_legend, percent
+from cpsolve.game.words import hint_words
 from cpsolve.grid import Cell
+from cpsolve.play.assist import ExactChances, Hint
 from cpsolve.play.session import Session
+from cpsolve.words import counted
 
 __all__ = [
     "Note",
@@ -39,6 +45,7 @@ __all__ = [
     "InfoLine",
     "Legend",
     "start_key",
+    "Lines",
 ]
 
 #: The progress indicator's frames, one a tenth of a second.
@@ -206,3 +213,32 @@ def start_key(start: str) -> str:
     rule (``opening`` or ``safe``) keeps the mines away from it."""
     where = "in its 3x3" if start == "opening" else "there"
     return f"{SAFE_MARK} start cell: safe by the start rule (no mine {where}); click it first"
+
+
+class Lines(Vertical):
+    """The lines under the board: status, verdict, info, key (the app composes them inside, binding the
+    verdict and info lines to its messages). The result at a game's end leaves this region in sight."""
+
+    DEFAULT_CSS = """
+    Lines { height: auto; }
+    """
+
+    def show(
+        self, session: Session | None, cursor: Cell, chances: ExactChances | None, hint: Hint | None, cell_width: int
+    ) -> None:
+        """Give each line what it shows of `session` now, with the cursor on `cursor` and the chances
+        and the hint drawn on the board (if any) on cells `cell_width` columns wide. A line whose state
+        is the same as before is not drawn again."""
+        chance = None if chances is None else chances.cells.get(cursor)
+        self.query_one(StatusLine).status = None if session is None else Status.of(session, cursor, chance)
+        # what the info line says when no message stands: the hint drawn, else what the chances drawn count
+        standing = ""
+        if hint is not None and session is not None:
+            standing = hint_words(session, hint)
+        elif chances is not None:
+            standing = f"exact mine chances: {counted(chances.mines, 'mine')} in {counted(len(chances.cells), 'cell')}"
+        self.query_one(InfoLine).standing = standing
+        legend = self.query_one(Legend)
+        legend.chances = cell_width if chances is not None else None
+        # the start cell is marked until the first move: its key goes with it
+        legend.start = session.deal.settings.start if session is not None and not session.moves else None
