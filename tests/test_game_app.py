@@ -21,10 +21,13 @@ pytest.importorskip("textual")
 from rich.console import Console  # noqa: E402
 
 from cpsolve.cell_states import CLEARED, COVERED, FLAGGED  # noqa: E402
-from cpsolve.game.app import EndScreen, GameApp, describe_safety  # noqa: E402
+from cpsolve.formats.game import game_json  # noqa: E402
+from cpsolve.game.app import GameApp  # noqa: E402
+from cpsolve.game.end_screen import EndScreen, describe_safety  # noqa: E402
+from cpsolve.game.lines import start_key  # noqa: E402
 from cpsolve.game.minefield import CHANCE_SCALE, Field, Minefield, chance_glyph, chance_legend, percent  # noqa: E402
 from cpsolve.play import assist  # noqa: E402
-from cpsolve.play.session import Dealer  # noqa: E402
+from cpsolve.play.session import Dealer, Session  # noqa: E402
 
 # the terminal game driven key by key: left out of the quick run, `pytest -m "not slow"`
 pytestmark = pytest.mark.slow
@@ -96,6 +99,12 @@ def line(app: GameApp, name: str) -> str:
     return str(app.query_one(f"#{name}").render()).rstrip()
 
 
+def in_sight(app: GameApp, *names: str) -> bool:
+    """Whether the lines read whole on the screen as it is rendered (the result's dialog included)."""
+    rows = [row.strip() for row in screen_text(app).splitlines()]
+    return all(line(app, name) and line(app, name) in rows for name in names)
+
+
 def board_rows(app: GameApp) -> list[str]:
     """The board's lines below its column numbers, without the row numbers on their left."""
     board = app.query_one(Minefield)
@@ -136,8 +145,13 @@ def test_a_no_guess_board_is_won_by_keys_alone_with_no_guess_made():
     async def scenario(app, pilot, clock):
         deal = app.session.deal
         assert (deal.mines == dealer.deal(0).mines).all() and app.cursor == deal.first == (4, 4)
+        # the start cell's S is explained in the key while it is drawn: safe by the start rule
+        assert cell_texts(app)[deal.first] == "S" and app.query_one("#legend").display
+        assert line(app, "legend") == start_key("opening")
+        assert line(app, "legend").startswith("S start cell: safe by the start rule (no mine in its 3x3)")
         check_snapshot(app, "beginner_start")
         await press(app, pilot, "space")
+        assert not app.query_one("#legend").display and line(app, "legend") == ""
         assert line(app, "verdict") == "was that a guess? no: certain from what was shown"
         clock[0] = 30.0
         await win_by_keys(app, pilot)
@@ -148,6 +162,7 @@ def test_a_no_guess_board_is_won_by_keys_alone_with_no_guess_made():
         assert summary.guesses == 0 and summary.unjudged == 0 and summary.clicks == len(app.session.moves)
         assert f"3BV             {app.session.bbbv}\n" in result and "30.0 s" in result
         assert "guesses made    0" in result and "needed a guess  no (the perfect player wins it)" in result
+        assert in_sight(app, "status", "verdict")  # the result sits over the board, not over the lines under it
         check_snapshot(app, "beginner_won")
 
     play(dealer, scenario)
@@ -160,12 +175,19 @@ def test_a_mine_loses_undo_takes_it_back_and_the_result_says_so():
         session = app.session
         await press(app, pilot, "space")
         before = session.picture()
-        mine = min(cell for cell in zip(*session.deal.mines.nonzero(), strict=True) if session.state(cell) == COVERED)
+        # a mine the numbers shown make certain (the 2 at row 1, col 2 has two covered cells around it)
+        chances = assist.chances(session.view(), session.promised_left())
+        mine = min(cell for cell, chance in chances.cells.items() if chance == 1)
         await go_to(app, pilot, mine)
         await press(app, pilot, "space")
         assert session.lost and line(app, "status").startswith("lost") and isinstance(app.screen, EndScreen)
+        # walking into a certain mine is no guess: the verdict says what it was, and no count takes it for one
+        assert session.moves[-1].safety == 0
+        assert line(app, "verdict") == "was that a guess? no: it was a mine for certain from what was shown"
         result = str(app.screen.query_one("#result").render())
-        assert result.startswith("LOST") and "guesses made    1" in result
+        assert result.startswith("LOST") and "guesses made    0" in result
+        assert session.summary().guesses == 0 and game_json(session, None, None, False)["guesses"] == 0
+        assert in_sight(app, "status", "verdict")
         assert session.picture()[mine[0]][mine[1]] == "!"
         check_snapshot(app, "beginner_lost")
         await press(app, pilot, "u")
@@ -176,6 +198,64 @@ def test_a_mine_loses_undo_takes_it_back_and_the_result_says_so():
         assert result.startswith("WON  (after 1 undo)") and session.summary().undos == 1
 
     play(dealer, scenario)
+
+
+def test_a_guess_is_a_move_neither_certain_to_be_safe_nor_certain_to_be_a_mine():
+    """The result's count of guesses and the web's JSON agree, move by move: a certain safe cell and
+    a certain mine are no guess, a cell with a chance of either is one."""
+    session = Session(Dealer(9, 9, 10, seed=3).deal())
+    session.reveal(session.deal.first)
+    chances = assist.chances(session.view(), session.promised_left())
+    certain_mine = min(cell for cell, chance in chances.cells.items() if chance == 1)
+    unsure = min(cell for cell, chance in chances.cells.items() if 0 < chance < 1 and not session.deal.mines[cell])
+    for cell, safety, guesses in ((certain_mine, 0, 0), (unsure, 1 - chances.cells[unsure], 1)):
+        move = session.reveal(cell)
+        assert assist.judge_move(move) == safety
+        view = game_json(session, None, None, False)
+        assert view["moves"][-1]["guess"] is (guesses == 1)
+        assert session.summary().guesses == view["guesses"] == guesses
+        if session.lost:
+            assert describe_safety(move) == "was that a guess? no: it was a mine for certain from what was shown"
+            session.undo()
+    assert describe_safety(move).startswith(f"was that a guess? yes: it was safe with chance {percent(safety)}")
+
+
+@pytest.mark.parametrize(
+    "dealer, size, where",
+    [
+        (Dealer(16, 30, 99, seed=8), (80, 24), "over the board"),
+        (Dealer(4, 4, 1, seed=1), (80, 24), "below the lines"),
+        (Dealer(9, 9, 10, seed=3), (80, 16), "at the top"),
+    ],
+    ids=["expert", "4x4", "beginner-80x16"],
+)
+def test_the_result_leaves_the_lines_under_the_board_in_sight_where_there_is_room(dealer, size, where):
+    async def scenario(app, pilot, clock):
+        session = app.session
+        await press(app, pilot, "space")
+        if not session.over:
+            await go_to(app, pilot, min(cell for cell in cells_of(session, COVERED) if session.deal.mines[cell]))
+            await press(app, pilot, "space")
+        assert session.over and isinstance(app.screen, EndScreen)
+        dialog, kept = app.screen.query_one("#result").region, app._kept_lines()
+        board = app.query_one(Field).region
+        placed = (
+            "over the board"
+            if dialog.bottom <= kept.y and dialog.overlaps(board)
+            else "below the lines"
+            if dialog.y >= kept.bottom
+            else "at the top"
+        )
+        assert placed == where and dialog.y >= 0 and dialog.bottom <= size[1]
+        # where the dialog fits beside them, the verdict and the status stay readable
+        assert in_sight(app, "status", "verdict") == (where != "at the top")
+        # and the verdict is whole: the chance's fraction is left out where the line has no room for it
+        move = session.moves[-1]
+        verdict = line(app, "verdict")
+        assert verdict in (describe_safety(move), describe_safety(move, exact=False))
+        assert len(verdict) <= app.query_one("#verdict").size.width
+
+    play(dealer, scenario, size=size)
 
 
 def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
@@ -208,7 +288,9 @@ def test_flags_by_right_click_and_a_chord_by_key_and_by_click():
             assert covered and all(session.state(n) == CLEARED for n in covered)
             move = session.moves[-1]
             assert move.kind == "chord" and move.safety == assist.safety(move.before.position(), covered)
-            assert line(app, "verdict") == describe_safety(move)
+            whole = describe_safety(move)  # the fraction left out where the line has no room for it
+            room = app.query_one("#verdict").size.width
+            assert line(app, "verdict") == (whole if len(whole) <= room else describe_safety(move, exact=False))
         flagged = min(cells_of(session, FLAGGED))
         await pilot.click(Minefield, offset=offset_of(app, flagged), button=3)
         await settle(app, pilot)
@@ -355,6 +437,7 @@ def test_restart_and_a_new_board():
         assert app.session.clicks == 1
         await press(app, pilot, "r")
         assert app.session.deal is first and app.session.clicks == 0 and set("".join(app.session.picture())) == {"-"}
+        assert line(app, "legend") == start_key("opening")  # the start cell is marked again, and its key is back
         await press(app, pilot, "n")
         assert app.session.deal.settings.seed == 7 and app.cursor == app.session.deal.first
         assert "seed 7" in line(app, "title")
@@ -424,7 +507,7 @@ def test_chances_then_auto_leaves_no_spinner_and_the_cursor_chance_comes_back():
         session = app.session
         await press(app, pilot, "space", "p", "a", "a")
         assert len(session.moves) > 2 and all(move.assisted for move in session.moves[1:])
-        assert not spinning(app) and not any(label for label, _, _ in app._jobs.values())
+        assert not spinning(app) and app.jobs.busy is None
         assert line(app, "info").startswith("auto: opened ")
         chances = assist.chances(session.view(), session.promised_left())
         assert app.shown_chances().cells == chances.cells
@@ -432,7 +515,7 @@ def test_chances_then_auto_leaves_no_spinner_and_the_cursor_chance_comes_back():
         await go_to(app, pilot, cell)
         exact = chances.cells[cell]
         words = f"row {cell[0] + 1}, col {cell[1] + 1}: mine chance"  # the fraction only where the line has room
-        assert line(app, "status").endswith((f"{words} {percent(exact)}", f"{words} {float(exact) * 100:.3g}%"))
+        assert line(app, "status").endswith((f"{words} {percent(exact)}", f"{words} {percent(exact, exact=False)}"))
         assert len(line(app, "status")) <= 79
         await press(app, pilot, "p")
         assert line(app, "info") == "mine chances hidden" and "mine chance" not in line(app, "status")
@@ -442,7 +525,7 @@ def test_chances_then_auto_leaves_no_spinner_and_the_cursor_chance_comes_back():
         assert session.won and not spinning(app) and app.shown_chances() is None
         await press(app, pilot, "n")
         assert app.session is not session and not spinning(app) and app.shown_chances() is not None
-        assert not any(label for label, _, _ in app._jobs.values())
+        assert app.jobs.busy is None
 
     play(Dealer(16, 16, 40, seed=8), scenario)
 
@@ -461,16 +544,16 @@ def test_a_job_cancelled_before_it_started_does_not_keep_the_spinner(monkeypatch
         monkeypatch.setattr(assist, "chances", slow)
         await pilot.press("p")
         for _ in range(5):  # each replaces the last, most before their first step
-            app._run(
+            app.jobs.run(
                 "working out the mine chances",
                 lambda deadline: slow(app.session.view(), deadline),
                 lambda result: None,
                 "chances",
             )
-        assert sum(1 for label, _, _ in app._jobs.values() if label) == 1 and spinning(app)
+        assert app.jobs.running == 1 and spinning(app)
         release.set()
         await settle(app, pilot)
-        assert not spinning(app) and not app._jobs
+        assert not spinning(app) and not app.jobs.running
 
     play(Dealer(9, 9, 10, seed=1), scenario)
 
@@ -504,12 +587,24 @@ def test_every_layout_draws_the_chances_one_mark_a_cell_with_a_key(dealer, size,
         cell = max((cell for cell, chance in chances.cells.items() if 0 < chance < 1), key=chances.cells.get)
         await go_to(app, pilot, cell)
         exact = chances.cells[cell]
-        assert f"row {cell[0] + 1}, col {cell[1] + 1}: mine chance {float(exact) * 100:.3g}%" in line(app, "status")
+        assert f"row {cell[0] + 1}, col {cell[1] + 1}: mine chance {percent(exact, exact=False)}" in line(app, "status")
         assert len(line(app, "status")) <= size[0]
         if width == 2:
             assert cell_texts(app)[cell] == CHANCE_SCALE[min(7, int(exact * 8))]
 
     play(dealer, scenario, size=size)
+
+
+def test_a_chance_is_written_as_the_web_pages_write_it():
+    """One decimal, then the exact fraction when it has at most 12 characters; three significant
+    digits below 0.1%; rounded half up, as the pages' JavaScript rounds (``toFixed``)."""
+    assert percent(Fraction(3, 20)) == "15.0% (3/20)" and percent(Fraction(3, 20), exact=False) == "15.0%"
+    assert percent(Fraction(1, 2)) == "50.0% (1/2)" and percent(Fraction(2, 3)) == "66.7% (2/3)"
+    assert percent(Fraction(1, 16)) == "6.3% (1/16)"  # 6.25: half up
+    assert percent(Fraction(12345, 123457)) == "10.0% (12345/123457)"  # a fraction of 12 characters
+    assert percent(Fraction(12345, 1234567)) == "1.0%"  # of 13: left out
+    assert percent(Fraction(1, 2000)) == "0.0500% (1/2000)" and percent(Fraction(1, 10**6)) == "0.000100% (1/1000000)"
+    assert percent(Fraction(0)) == "0%" and percent(Fraction(1)) == "100%"
 
 
 def test_the_board_has_row_and_column_numbers_and_a_click_lands_on_its_cell():

@@ -43,7 +43,7 @@ def _move_json(move: Move) -> dict[str, Any]:
         "opened": _cells(move.opened),
         "exploded": _cells(move.exploded),
         "safety": None if move.safety is None else _chance(move.safety),
-        "guess": None if move.safety is None else move.safety < 1,
+        "guess": None if move.safety is None else 0 < move.safety < 1,  # a certain mine is no guess either
         "assisted": move.assisted,
     }
 

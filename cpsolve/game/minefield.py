@@ -10,6 +10,7 @@ percentage (1 to 99, rounded) where a cell is three columns wide, one of the eig
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -17,7 +18,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.containers import ScrollableContainer
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.widget import Widget
 
 from cpsolve.grid import Cell
@@ -61,6 +62,8 @@ SAFE_MARK, MINE_MARK, GUESS_MARK = CERTAIN_SAFE, CERTAIN_MINE, "?"
 CHANCE_SCALE = "▁▂▃▄▅▆▇█"
 #: The cursor's mark where a cell has one column to spare (it is also drawn in reverse).
 CURSOR_MARK = "▸"
+#: The longest exact fraction a chance is written with (``1234/56789``): longer ones are hard to read.
+SHORT_FRACTION = 12
 #: The numbers above and beside the board.
 LABEL = Style(color="#8a94a6")
 LABEL_HERE = Style(color="#ffffff", bgcolor="#3b4252", bold=True)
@@ -88,12 +91,36 @@ class MinefieldHost(Protocol):
         ...
 
 
-def percent(chance: Fraction) -> str:
-    """A chance as a person reads it: ``87.5% (7/8)``, the fraction only when it is short."""
-    text = f"{float(chance) * 100:.3g}%"
-    if chance.denominator <= 1000 and chance not in (0, 1):
-        text += f" ({chance.numerator}/{chance.denominator})"
-    return text
+def percent(chance: Fraction, exact: bool = True) -> str:
+    """A chance as every line writes it, the web pages' way (``cpsolve.percent`` and ``chanceText`` in common.js).
+
+    The percentage with one decimal, then the exact fraction when it is short (at most
+    :data:`SHORT_FRACTION` characters): ``15.0% (3/20)``; the percentage alone otherwise, or
+    when `exact` is false (a line short of room). Below 0.1% and above 99.9%, three significant
+    digits, so that a rare mine does not read as ``0.0%``. A chance of 0 or 1 is ``0%`` or
+    ``100%``; the lines say "certainly safe" or "certainly a mine" instead where the words fit.
+
+    The digits are those of the chance's float, rounded half up, as JavaScript's ``toFixed``
+    and ``toPrecision`` round it, so the two faces write the same chance alike.
+    """
+    if chance in (0, 1):
+        return f"{chance * 100}%"
+    shown = Decimal(float(chance) * 100)  # exact: the float the pages compute
+    if Decimal("0.1") <= shown <= Decimal("99.9"):
+        digits = shown.quantize(Decimal("0.1"), ROUND_HALF_UP)
+    else:
+        digits = _significant(shown, 3)
+    text = f"{digits:f}%"
+    fraction = f"{chance.numerator}/{chance.denominator}"
+    return f"{text} ({fraction})" if exact and len(fraction) <= SHORT_FRACTION else text
+
+
+def _significant(value: Decimal, digits: int) -> Decimal:
+    """`value` rounded half up to `digits` significant digits, trailing zeros kept (``0.0500``)."""
+    rounded = value.quantize(Decimal(1).scaleb(value.adjusted() - digits + 1), ROUND_HALF_UP)
+    if rounded.adjusted() > value.adjusted():  # rounded up to the next power of ten: one digit fewer after the point
+        rounded = rounded.quantize(Decimal(1).scaleb(rounded.adjusted() - digits + 1), ROUND_HALF_UP)
+    return rounded
 
 
 def chance_glyph(chance: Fraction, width: int) -> str:
@@ -275,3 +302,22 @@ class Minefield(Widget):
 
 class Field(ScrollableContainer, can_focus=False):
     """The board's scrolling frame; the keys are the game's, not the frame's."""
+
+    def fit(self, size: Size, lines: int) -> None:
+        """Three columns a cell when the board fits a terminal of `size` so, else two; the frame
+        scrolls beyond, leaving room for `lines` lines around it."""
+        board = self.query_one(Minefield)
+        self.styles.max_height = max(3, size.height - lines)
+        session = board.game.session
+        if session is not None:
+            room = size.width - 4  # the frame's padding and a scrollbar
+            board.cell_width = 3 if board.label_width + session.cols * 3 <= room else 2
+        board.refresh(layout=True)
+
+    def show(self, cell: Cell) -> None:
+        """Scroll `cell` into sight, with its row's number and its column's."""
+        board = self.query_one(Minefield)
+        region = board.region_of(cell)
+        self.scroll_to_region(
+            Region(region.x - board.label_width, region.y - 1, region.width + board.label_width, 2), animate=False
+        )

@@ -151,7 +151,8 @@ class Summary:
         bbbv: The board's 3BV.
         bbbv_per_second: 3BV / seconds when won, else None.
         clicks: Effective clicks: reveals, chords and flag changes (misses on cleared cells are not counted).
-        guesses: Standing moves judged a guess (safety below 1).
+        guesses: Standing moves judged a guess: safe with a chance between 0 and 1 (a move certain to be safe
+            is none, and neither is a click on a mine the numbers shown made certain).
         unjudged: Standing moves not judged (yet, or out of time).
         undos: Moves taken back.
         assisted: Standing moves played by the hint key.
@@ -329,7 +330,7 @@ class Session:
             self.bbbv,
             rate,
             self.clicks,
-            sum(1 for move in self.moves if move.safety is not None and move.safety < 1),
+            sum(1 for move in self.moves if move.safety is not None and 0 < move.safety < 1),
             sum(1 for move in self.moves if move.safety is None),
             self.undos,
             sum(1 for move in self.moves if move.assisted),
