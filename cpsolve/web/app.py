@@ -177,7 +177,7 @@ def lane_of(kind: str, fields: dict[str, Any]) -> str:
         return LONG
     if kind == "game":  # at most 100x100, and a no-guess deal is kept by the process for the moves after it
         return QUICK
-    if kind == "hint" and fields["deep"]:  # a few hundred games played out: seconds
+    if kind == "hint" and fields.get("deep"):  # a few hundred games played out: seconds
         return LONG
     if kind == "layout":
         plain = fields["template"] is None and fields["click"] is None and fields["backend"] in (None, "greedy")

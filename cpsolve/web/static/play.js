@@ -267,17 +267,17 @@
       verdict.textContent = "was that a guess? not judged (time limit)";
       return;
     }
+    if (move.safety.value === 0) {
+      // no guess (the server does not count it as one): what was shown said it was a mine
+      const mine = move.action === "chord" ? "the chord opened a mine for certain" : "it was a mine for certain";
+      verdict.textContent = `was that a guess? no: ${mine} from what was shown`;
+      return;
+    }
     if (!move.guess) {
       verdict.textContent = "was that a guess? no: certain from what was shown";
       return;
     }
     const what = move.action === "chord" ? "the chord's cells were" : "it was";
-    if (move.safety.value === 0) {
-      // no guess either: what was shown said it was a mine
-      const mine = move.action === "chord" ? "the chord opened a mine for certain" : "it was a mine for certain";
-      verdict.textContent = `was that a guess? no: ${mine} from what was shown`;
-      return;
-    }
     const held = move.exploded.length ? "and it hit a mine" : "and it held";
     verdict.textContent = `was that a guess? yes: ${what} safe with chance ${cpsolve.chanceText(move.safety.value, move.safety.exact)}, ${held}`;
   }
