@@ -13,7 +13,7 @@ from cpsolve import __version__
 from cpsolve.cli import app
 from cpsolve.errors import UsageError
 from cpsolve.layout import LayoutResult, Status
-from cpsolve.layout import _registered as registered_backends
+from cpsolve.layout.backends import _registered as registered_backends
 from cpsolve.layout.greedy import greedy_board
 
 
