@@ -1,6 +1,6 @@
 /* The best player's hot loops in C: mine probabilities of a player's view, the look-ahead over a
- * candidate guess's possible numbers, the exact game-tree search of an endgame and of an isolated
- * region, and the depth-3 look-ahead.
+ * candidate guess's possible numbers, and the exact game-tree search of an endgame and of an isolated
+ * region.
  *
  * Everything here reads the view only: `state` (cpsolve/cell_states.py numbers on a flat padded
  * board: covered, cleared, flagged, absent) and `shown` (the number of each cleared cell; the
@@ -874,117 +874,19 @@ static PyObject *weights_py(PyObject *self, PyObject *args)
     return result;
 }
 
-/* ---- the next position's safety over living cells ----------------------------------------- */
-
-/* A covered cell of a position is *dead* when it can show one number only (revealing it teaches
- * nothing). A cell with a floating covered neighbour (next to no number) is taken as alive; any
- * other is tried: revealed with each number it may show, one engine run each, until two fit. */
-typedef struct { double safety; int32_t cell; uint8_t rule_alive; } LivingRank;
-
-static int living_order(const void *a, const void *b)
-{
-    const LivingRank *x = a, *y = b;
-    if (x->safety != y->safety) return x->safety < y->safety ? 1 : -1;
-    return x->cell < y->cell ? -1 : x->cell > y->cell;
-}
-
-/* Whether `cell` can show two numbers or more in the position st/sh (-1: an engine failure). */
-static int can_show_two(uint8_t *st, uint8_t *sh, const int64_t *off, ptrdiff_t size, int total, int64_t cell)
-{
-    int flags = 0, covered = 0, fit = 0;
-    for (int k = 0; k < 8; k++) {
-        uint8_t s = st[cell + off[k]];
-        if (s == FLAGGED) flags++;
-        else if (s == COVERED) covered++;
-    }
-    st[cell] = CLEARED;
-    int status = OK;
-    for (int n = flags; n <= flags + covered && fit < 2; n++) {
-        sh[cell] = (uint8_t)n;
-        Run run;
-        int got = engine(st, sh, off, size, total, NAN, &run);
-        if (got == OK) fit++;
-        else if (got != NO_SOLUTION) { status = got; break; }
-    }
-    st[cell] = COVERED;
-    sh[cell] = 0;
-    return status != OK ? -1 : fit >= 2;
-}
-
-/* The safest and next safest *living* covered cells' safeties of the position the last engine run
- * (`run`) left in W, into best/second (unchanged when no cell is living: every cell dead). Cells are
- * tried safest first, so most positions need no extra run (their safest cells are floating, or
- * have a floating neighbour). Returns OK or an engine failure. */
-static int living_summary(uint8_t *st, uint8_t *sh, const int64_t *off, ptrdiff_t size, int total, const Run *run,
-                          double *best, double *second)
-{
-    Work *w = &W;
-    size_t n = 0, cap = 16;
-    LivingRank *list = malloc(cap * sizeof(LivingRank));
-    if (!list) return NO_MEMORY;
-    for (int32_t b = 0; b < run->nbox; b++) {
-        double safety = w->b_mine[b] == 0.0 ? 1.0 : w->b_safe[b] / run->count;
-        for (int q = 0; q < w->b_size[b]; q++) {
-            if (n == cap) {
-                LivingRank *more = realloc(list, 2 * cap * sizeof(LivingRank));
-                if (!more) { free(list); return NO_MEMORY; }
-                list = more;
-                cap *= 2;
-            }
-            int32_t cell = w->b_cells[8 * (size_t)b + q];
-            uint8_t alive = 0;
-            for (int k = 0; k < 8 && !alive; k++) {
-                int64_t near = cell + off[k];
-                alive = st[near] == COVERED && w->box_of[near] < 0;
-            }
-            list[n++] = (LivingRank){safety, cell, alive};
-        }
-    }
-    double floating = 0.0;
-    int32_t nfloat = run->floating;
-    if (nfloat) floating = run->float_mine == 0.0 ? 1.0 : run->float_safe / run->count;
-    qsort(list, n, sizeof(LivingRank), living_order);
-    double found[2];
-    int got = 0, status = OK;
-    size_t i = 0;
-    while (got < 2 && (i < n || nfloat > 0)) {
-        /* the floating cells (all alive) come in where their safety ranks */
-        if (nfloat > 0 && (i >= n || floating >= list[i].safety)) {
-            found[got++] = floating;
-            if (got < 2 && nfloat > 1) found[got++] = floating;
-            nfloat = 0;
-            continue;
-        }
-        int alive = list[i].rule_alive;
-        if (!alive) {
-            alive = can_show_two(st, sh, off, size, total, list[i].cell);
-            if (alive < 0) { status = TOO_WIDE; break; }
-        }
-        if (alive) found[got++] = list[i].safety;
-        i++;
-    }
-    free(list);
-    if (status != OK) return status;
-    if (got >= 1) *best = found[0];
-    if (got >= 2) *second = found[1];
-    else if (got == 1) *second = 0.0;
-    return OK;
-}
-
 #define LOOK_FIELDS 4  /* per candidate and number: probability, best safety, second safety, clears */
 
-/* lookahead(state, shown, offsets, total, candidates, out[, living]) -> status
+/* lookahead(state, shown, offsets, total, candidates, out) -> status
  *
  * For each candidate cell (covered) and each number n it might show (0-8): out[(c * 9 + n) * 4 + ...]
  * = the probability that it is safe and shows n, then in the position where it does: the safest
  * covered cell's safety (1 when a cell is certainly safe), the next safest's, and the number of
- * certainly safe cells. Numbers it cannot show get probability 0. With `living`, the safest and next
- * safest are of the living cells only (living_summary; every cell's when all are dead). */
+ * certainly safe cells. Numbers it cannot show get probability 0. */
 static PyObject *lookahead_py(PyObject *self, PyObject *args)
 {
     PyObject *state, *shown, *offsets, *cand_obj, *out_obj;
-    int total, living = 0;
-    if (!PyArg_ParseTuple(args, "OOOiOO|p", &state, &shown, &offsets, &total, &cand_obj, &out_obj, &living))
+    int total;
+    if (!PyArg_ParseTuple(args, "OOOiOO", &state, &shown, &offsets, &total, &cand_obj, &out_obj))
         return NULL;
     Views v;
     if (get_view(state, shown, offsets, &v, "lookahead") < 0) return NULL;
@@ -1035,10 +937,6 @@ static PyObject *lookahead_py(PyObject *self, PyObject *args)
                 Summary sum = summarise(&run);
                 slot[0] = run.count / base.count;
                 slot[3] = sum.clears;
-                if (living) {  /* last: its tries overwrite the run's tables in W */
-                    int got2 = living_summary(st, sh, off, size, total, &run, &sum.best, &sum.second);
-                    if (got2 != OK) { status = got2; break; }
-                }
                 slot[1] = sum.best;
                 slot[2] = sum.second;
             }
@@ -1685,245 +1583,6 @@ static PyObject *isolated_py(PyObject *self, PyObject *args)
     return Py_BuildValue("iii", status, ncand, status == OK || status == 4 ? nsol : 0);
 }
 
-/* ---- the depth-3 look-ahead: expectimax over two guesses, the survival score at the leaves ---- */
-
-/* The look-ahead (lookahead above) scores a guess c by its chance of surviving this click and the
- * next: over the numbers n it may show, the chance it is safe and shows n times the next
- * position's *leaf value*, (1 - blend) x its safest cell's safety + blend x the next safest's (a
- * certainly safe cell counts as safety 1). The deeper search replaces that leaf value, in each
- * position with no certain move, by the best such score over the position's own guesses: the
- * expectimax of two guesses with the same leaf value below them. A position with a certain move
- * keeps its leaf value (its next click is free).
- *
- * The inner guesses of a position are its covered cells next to a number, safest first (ties by
- * index), and up to `floating_reps` floating cells: for each count of covered neighbours, the
- * first cell with that count, fewest first (floating cells differ only by their neighbourhood).
- * A guess scores at most its safety, so once the next is no safer than the best score found the
- * rest cannot win, and at most `inner_limit` are scored. */
-
-typedef struct { double safety; int32_t cell; int32_t rank; } Ranked;
-
-static int ranked_order(const void *a, const void *b)
-{
-    const Ranked *x = a, *y = b;
-    if (x->safety != y->safety) return x->safety > y->safety ? -1 : 1;
-    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
-    return x->cell < y->cell ? -1 : x->cell > y->cell;
-}
-
-typedef struct {
-    const int64_t *off;
-    ptrdiff_t size;
-    int total;
-    double log_ref, blend;
-    int inner_limit, floating_reps;
-    long long runs, budget;   /* engine runs made, and the most allowed */
-} Deep;
-
-/* The leaf value of the position the last engine run left in W; `certain` when it has a certain
- * move, or is won (every covered cell a mine: the value is 1). */
-static double leaf_value(const Run *run, double blend, int *certain)
-{
-    Work *w = &W;
-    int open = run->floating > 0 && run->float_safe > 0.0;
-    for (int32_t b = 0; b < run->nbox && !open; b++) open = w->b_safe[b] > 0.0;
-    if (!open) { *certain = 1; return 1.0; }
-    Summary sum = summarise(run);
-    *certain = sum.clears > 0;
-    return (1 - blend) * sum.best + blend * sum.second;
-}
-
-/* The score of guessing `cell` in the position st/sh whose count is `count` (relative to
- * d->log_ref): over its numbers, the chance of each times the leaf value of what follows. */
-static int guess_score(Deep *d, uint8_t *st, uint8_t *sh, int64_t cell, double count, double *score)
-{
-    int flags = 0, covered = 0;
-    for (int k = 0; k < 8; k++) {
-        uint8_t s = st[cell + d->off[k]];
-        if (s == FLAGGED) flags++;
-        else if (s == COVERED) covered++;
-    }
-    double total = 0.0;
-    int status = OK;
-    st[cell] = CLEARED;
-    for (int n = flags; n <= flags + covered; n++) {
-        if (++d->runs > d->budget) { status = 4; break; }
-        sh[cell] = (uint8_t)n;
-        Run run;
-        int got = engine(st, sh, d->off, d->size, d->total, d->log_ref, &run);
-        if (got == NO_SOLUTION) continue;
-        if (got != OK) { status = got; break; }
-        int certain;
-        total += run.count / count * leaf_value(&run, d->blend, &certain);
-    }
-    st[cell] = COVERED;
-    sh[cell] = 0;
-    *score = total;
-    return status;
-}
-
-/* The value of the position st/sh (just run into W as `run`): its leaf value when it has a certain
- * move, else the best score of its inner guesses. */
-static int position_value(Deep *d, uint8_t *st, uint8_t *sh, const Run *run, double *value)
-{
-    Work *w = &W;
-    int certain;
-    double leaf = leaf_value(run, d->blend, &certain);
-    if (certain) { *value = leaf; return OK; }
-    /* the inner guesses, read out of W before the next runs overwrite it */
-    int32_t ncells = 0;
-    for (int32_t b = 0; b < run->nbox; b++) ncells += w->b_size[b];
-    Ranked *ranked = malloc(((size_t)ncells + d->floating_reps + 1) * sizeof(Ranked));
-    if (!ranked) return NO_MEMORY;
-    int32_t n = 0;
-    for (int32_t b = 0; b < run->nbox; b++)
-        for (int q = 0; q < w->b_size[b]; q++)
-            ranked[n++] = (Ranked){w->b_safe[b] / run->count, w->b_cells[8 * (size_t)b + q], 0};
-    if (run->floating && d->floating_reps > 0) {
-        int32_t first[9];
-        for (int k = 0; k < 9; k++) first[k] = -1;
-        for (ptrdiff_t i = 0; i < d->size; i++) {
-            if (st[i] != COVERED || w->box_of[i] >= 0) continue;
-            int room = 0;
-            for (int k = 0; k < 8; k++) room += st[i + d->off[k]] == COVERED;
-            if (first[room] < 0) first[room] = (int32_t)i;
-        }
-        int taken = 0;
-        for (int k = 0; k < 9 && taken < d->floating_reps; k++) {
-            if (first[k] < 0) continue;
-            ranked[n++] = (Ranked){run->float_safe / run->count, first[k], 1 + k};
-            taken++;
-        }
-    }
-    qsort(ranked, n, sizeof(Ranked), ranked_order);
-    double count = run->count, best = 0.0;
-    int status = OK;
-    for (int32_t q = 0; q < n && q < d->inner_limit; q++) {
-        if (ranked[q].safety <= best) break;  /* a guess scores at most its safety */
-        double score;
-        status = guess_score(d, st, sh, ranked[q].cell, count, &score);
-        if (status != OK) break;
-        if (score > best) best = score;
-    }
-    free(ranked);
-    *value = best;
-    return status;
-}
-
-/* deep(state, shown, offsets, total, candidates, blend, inner_limit, floating_reps, budget, prune, out) -> status
- *
- * For each candidate guess c: out[c] = over the numbers n it may show, the chance it is safe and
- * shows n, times the value of the position that follows (its leaf value when it has a certain
- * move, else its best inner guess's score). With `prune`, the candidates are taken in the order
- * given and a candidate whose bound cannot beat the best so far gets -1. status 0 done, 1 no
- * solution, 4 more than `budget` engine runs were needed. */
-static PyObject *deep_py(PyObject *self, PyObject *args)
-{
-    PyObject *state, *shown, *offsets, *cand_obj, *out_obj;
-    int total, inner_limit, floating_reps, prune;
-    double blend;
-    long long budget;
-    if (!PyArg_ParseTuple(args, "OOOiOdiiLpO", &state, &shown, &offsets, &total, &cand_obj, &blend, &inner_limit,
-                          &floating_reps, &budget, &prune, &out_obj))
-        return NULL;
-    Views v;
-    if (get_view(state, shown, offsets, &v, "deep") < 0) return NULL;
-    Py_buffer cand, out;
-    if (get_buffer(cand_obj, &cand, 0, 8, "candidates") < 0) { release(&v); return NULL; }
-    if (get_buffer(out_obj, &out, 1, 8, "out") < 0) { PyBuffer_Release(&cand); release(&v); return NULL; }
-    Py_ssize_t size = v.state.len, ncand = cand.len / 8;
-    const int64_t *cells = cand.buf;
-    const char *error = out.len < 8 * ncand ? "out is too short" : NULL;
-    if (!error && (inner_limit < 1 || floating_reps < 0 || budget < 1))
-        error = "inner_limit and budget must be positive, floating_reps not negative";
-    for (Py_ssize_t c = 0; !error && c < ncand; c++)
-        if (cells[c] < 0 || cells[c] >= size || ((const uint8_t *)v.state.buf)[cells[c]] != COVERED)
-            error = "a candidate is not a covered cell";
-    uint8_t *st = error ? NULL : malloc(size), *sh = error ? NULL : malloc(size);
-    if (error) {
-        PyErr_Format(PyExc_ValueError, "deep: %s", error);
-        PyBuffer_Release(&cand); PyBuffer_Release(&out); release(&v);
-        return NULL;
-    }
-    if (!st || !sh) {
-        free(st); free(sh); PyBuffer_Release(&cand); PyBuffer_Release(&out); release(&v);
-        return PyErr_NoMemory();
-    }
-    memcpy(st, v.state.buf, size);
-    memcpy(sh, v.shown.buf, size);
-    double *o = out.buf;
-    for (Py_ssize_t c = 0; c < ncand; c++) o[c] = -1.0;
-    Run base;
-    int status = engine(st, sh, v.offsets.buf, size, total, NAN, &base);
-    Deep d = {v.offsets.buf, size, total, base.log_ref, blend, inner_limit, floating_reps, 0, budget};
-    double best = -1.0, base_count = base.count;
-    for (Py_ssize_t c = 0; status == OK && c < ncand; c++) {
-        int64_t cell = cells[c];
-        int flags = 0, covered = 0;
-        for (int k = 0; k < 8; k++) {
-            uint8_t s = st[cell + d.off[k]];
-            if (s == FLAGGED) flags++;
-            else if (s == COVERED) covered++;
-        }
-        /* each number's chance and bound first (a position's value is at most its safest cell's
-         * safety, or its leaf value when that is exact), then the values, likeliest first */
-        double chance[9] = {0}, bound[9] = {0}, value[9] = {0};
-        int exact[9] = {0};
-        st[cell] = CLEARED;
-        for (int n = flags; n <= flags + covered && status == OK; n++) {
-            if (++d.runs > d.budget) { status = 4; break; }
-            sh[cell] = (uint8_t)n;
-            Run run;
-            int got = engine(st, sh, d.off, size, total, d.log_ref, &run);
-            if (got == NO_SOLUTION) continue;
-            if (got != OK) { status = got; break; }
-            chance[n] = run.count / base_count;
-            int certain;
-            double leaf = leaf_value(&run, blend, &certain);
-            Summary sum = summarise(&run);
-            exact[n] = certain;
-            bound[n] = certain ? leaf : sum.best;
-            value[n] = leaf;
-        }
-        double reach = 0.0, sure = 0.0;
-        for (int n = 0; n < 9; n++) { reach += chance[n] * bound[n]; if (exact[n]) sure += chance[n] * value[n]; }
-        double got_value = sure, left = reach - sure;
-        int pruned = 0;
-        for (int pass = 0; pass < 9 && status == OK; pass++) {
-            /* the likeliest number not yet valued */
-            int n = -1;
-            for (int k = 0; k < 9; k++)
-                if (chance[k] > 0 && !exact[k] && (n < 0 || chance[k] > chance[n])) n = k;
-            if (n < 0) break;
-            if (prune && got_value + left <= best) { pruned = 1; break; }
-            sh[cell] = (uint8_t)n;
-            Run run;
-            if (++d.runs > d.budget) { status = 4; break; }
-            int got = engine(st, sh, d.off, size, total, d.log_ref, &run);
-            if (got != OK) { status = got; break; }
-            double inner;
-            status = position_value(&d, st, sh, &run, &inner);
-            got_value += chance[n] * inner;
-            left -= chance[n] * bound[n];
-            exact[n] = 1;
-        }
-        st[cell] = COVERED;
-        sh[cell] = 0;
-        if (status != OK) break;
-        if (!pruned) {
-            o[c] = got_value;
-            if (got_value > best) best = got_value;
-        }
-    }
-    free(st);
-    free(sh);
-    PyBuffer_Release(&cand);
-    PyBuffer_Release(&out);
-    release(&v);
-    if (status == NO_MEMORY) return PyErr_NoMemory();
-    return PyLong_FromLong(status);
-}
-
 static PyMethodDef methods[] = {
     {"weights", weights_py, METH_VARARGS,
      "weights(state, shown, offsets, total, mine_out, safe_out[, placement_out]) -> (status, log_count)\n\n"
@@ -1932,10 +1591,9 @@ static PyMethodDef methods[] = {
      "placement_out (a byte per cell, or None): one solution, 1 on its mines.\n"
      "total < 0: the total is unknown. log_count is the natural log of the number of solutions."},
     {"lookahead", lookahead_py, METH_VARARGS,
-     "lookahead(state, shown, offsets, total, candidates, out[, living]) -> status\n\n"
+     "lookahead(state, shown, offsets, total, candidates, out) -> status\n\n"
      "For each candidate and number n: the chance it is safe and shows n, and the next position's\n"
-     "best and second safety (of its living cells, with living) and certain clears\n"
-     "(out[(c * 9 + n) * 4 + field])."},
+     "best and second safety and certain clears (out[(c * 9 + n) * 4 + field])."},
     {"endgame", endgame_py, METH_VARARGS,
      "endgame(state, shown, offsets, total, limit, budget, cells_out, values_out) -> (status, candidates, solutions)\n\n"
      "With at most limit solutions: each uncertain cell's chance of winning when guessed now and played\n"
@@ -1950,11 +1608,6 @@ static PyMethodDef methods[] = {
      "The isolated region (no reveal elsewhere tells anything of it, its mine count is fixed) with the fewest\n"
      "placements (2 to limit): each of its uncertain cells' chance of winning the region when guessed now and\n"
      "played best after. status 0 done, 1 no solution, 2 no region qualifies, 4 budget out."},
-    {"deep", deep_py, METH_VARARGS,
-     "deep(state, shown, offsets, total, candidates, blend, inner_limit, floating_reps, budget, prune, out) -> status\n\n"
-     "The depth-3 look-ahead: for each candidate, over its numbers, the chance times the value of the position that\n"
-     "follows (the look-ahead's leaf value when it has a certain move, else its best guess's look-ahead score).\n"
-     "With prune, candidates whose bound cannot beat an earlier one get -1. status 0 done, 1 no solution, 4 budget out."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -600,7 +600,7 @@ def _lookahead(
         if any(large) and not all(large):
             cells = cells[np.array(large)]
     out = np.zeros(len(cells) * 9 * engine.FIELDS)
-    status = engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, out, LIVING_NEXT)
+    status = engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, out)
     if status != engine.OK:  # pragma: no cover - the view was consistent a moment ago
         raise RuntimeError(f"look-ahead failed with status {status}")
     table = out.reshape(len(cells), 9, engine.FIELDS)
