@@ -1,6 +1,6 @@
 /* The backbone of a position's frontier without the total: the covered cells next to a number that are
  * the same (safe, or a mine) in every placement consistent with the numbers. A deduction routine
- * (cpsolve/deduce), compiled into both extensions that ask it: deduce/_engine.c (``backbone``, for any
+ * (cpsolve/deduce), compiled into both extensions that ask it: deduce/_engine_module.c (``backbone``, for any
  * caller with a placement) and _play_engine.c (the perfect player's whole game in C).
  *
  * The search is steered by one placement consistent with every number (the `truth`): the game passes

@@ -1,4 +1,4 @@
-"""The fast engine: the compiled one (``cpsolve/deduce/_engine.c``) or the same in Python.
+"""The fast engine: the compiled one (``cpsolve/deduce/_engine_*.c``) or the same in Python.
 
 Its functions take a player's view as flat padded arrays (:class:`cpsolve.grid.PaddedGrid`):
 ``state`` (cell states of :mod:`cpsolve.cell_states`), ``shown`` (the number of each cleared
