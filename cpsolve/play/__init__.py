@@ -20,7 +20,7 @@ Modules:
     perfect: the player's view as a clue puzzle, handed to the deduction engine.
     best:    the guessing player: its strategy, its advice on a position, and its games.
 
-The subset and perfect players also exist compiled (``cpsolve/_play_engine.c``), which games
+The subset and perfect players also exist compiled (``cpsolve/play/_play_engine.c``), which games
 use by default; the Python ones are their reference and fallback.
 """
 
