@@ -27,6 +27,9 @@ DP. None of the strategy functions sees the mines.
 from __future__ import annotations
 
 import functools
+import heapq
+from collections import Counter
+from collections.abc import Collection
 from fractions import Fraction
 from itertools import combinations
 
@@ -106,15 +109,35 @@ def weights_py(
     safe_out[:] = -1.0
     if answer is None:
         return NO_SOLUTION, float("-inf")
+    # int / int rounds correctly, as float(Fraction(w, count)) does, without reducing a fraction for every cell
+    # (the counts of a wide open board have tens of thousands of digits); cells that share a weight's object (a
+    # box's, the floating cells') share its floats, looked up by identity since hashing such an int reads it all
+    count = answer.count
+    shares: dict[int, tuple[float, float]] = {}
     for cell, w in answer.mine.items():
+        share = shares.get(id(w))
+        if share is None:
+            share = shares[id(w)] = (w / count, (count - w) / count)
         index = grid.index(*cell)
-        mine_out[index] = float(Fraction(w, answer.count))
-        safe_out[index] = float(Fraction(answer.count - w, answer.count))
+        mine_out[index], safe_out[index] = share
     if placement_out is not None:
         placement_out[:] = bytes(len(placement_out))
         for cell in solution_of(position, deadline) or ():
             placement_out[grid.index(*cell)] = 1
     return OK, log(answer.count)
+
+
+def _two_least(weights: Collection[int]) -> list[int]:
+    """The two least of `weights` (fewer when there are fewer), as ``heapq.nsmallest(2, weights)`` gives them, but
+    comparing each distinct int object once: the cells of a box, and the floating cells, share one, and comparing
+    two equal counts of tens of thousands of digits reads every digit. (The counting by identity runs in C.)"""
+    ids = list(map(id, weights))
+    objects = dict(zip(ids, weights, strict=True))
+    cells = Counter(ids)
+    least: list[int] = []
+    for key in heapq.nsmallest(2, objects, key=objects.__getitem__):
+        least.extend([objects[key]] * min(cells[key], 2 - len(least)))
+    return least
 
 
 def lookahead_py(
@@ -145,10 +168,11 @@ def lookahead_py(
             after = weigh(view_position(bytes(state), bytes(shown), grid, total))
             if after is None:
                 continue
-            safeties = sorted((Fraction(after.count - w, after.count) for w in after.mine.values()), reverse=True)
-            table[c, number, 0] = float(Fraction(after.count, base.count))
-            table[c, number, 1] = float(safeties[0]) if safeties else 0.0
-            table[c, number, 2] = float(safeties[1]) if len(safeties) > 1 else 0.0
+            # the safest cells are those of the least mine weights; int / int rounds as float(Fraction) does
+            least = _two_least(after.mine.values())
+            table[c, number, 0] = after.count / base.count
+            table[c, number, 1] = (after.count - least[0]) / after.count if least else 0.0
+            table[c, number, 2] = (after.count - least[1]) / after.count if len(least) > 1 else 0.0
             table[c, number, 3] = sum(1 for w in after.mine.values() if w == 0)
         state[cell] = COVERED
         shown[cell] = 0
