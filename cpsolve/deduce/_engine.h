@@ -121,7 +121,7 @@ typedef struct {
 
 /* ---- the reduction (_engine_boxes.c) ------------------------------------------------------ */
 
-/* Witnesses, boxes and components of the view into w (run: their counts). Returns OK, NO_SOLUTION or NO_MEMORY. */
+/* Witnesses and boxes of the view into w (run: their counts). Returns OK, NO_SOLUTION or NO_MEMORY. */
 ENGINE_PRIVATE int engine_boxes(Work *w, const uint8_t *state, const uint8_t *shown, const int64_t *off,
                                 ptrdiff_t size, Run *run, int32_t *ncov_out, int32_t *nflag_out);
 /* Components (boxes linked through witnesses), each with its boxes in DP order. Returns OK or NO_MEMORY. */

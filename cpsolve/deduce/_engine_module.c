@@ -220,7 +220,6 @@ static PyObject *isolated_py(PyObject *self, PyObject *args)
     return Py_BuildValue("iii", status, ncand, nsol);
 }
 
-
 /* backbone(state, shown, offsets, placement, budget) -> (status, safe, mines)
  *
  * The frontier's backbone without the total (_backbone.h), steered by `placement` (a byte per cell, 1 on
