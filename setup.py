@@ -25,14 +25,19 @@ class BuildPyWithModels(build_py):
 
 
 # the C loops' shared headers: a change to one rebuilds the extensions that include it
-HEADERS = ["cpsolve/_buffers.h", "cpsolve/_casual_rules.h", "cpsolve/_cell_states.h", "cpsolve/deduce/_backbone.h"]
+HEADERS = ["cpsolve/_buffers.h", "cpsolve/_cell_states.h", "cpsolve/play/_casual_rules.h", "cpsolve/deduce/_backbone.h"]
+# the deduction engine: one extension built from its units, one job each (cpsolve/deduce/_engine.h has the map)
+ENGINE_UNITS = ["boxes", "count", "lookahead", "search", "module"]
+ENGINE_SOURCES = [f"cpsolve/deduce/_engine_{unit}.c" for unit in ENGINE_UNITS]
 
 setup(
     cmdclass={"build_py": BuildPyWithModels},
     ext_modules=[
-        Extension("cpsolve._casual_engine", ["cpsolve/_casual_engine.c"], depends=HEADERS, optional=True),
-        Extension("cpsolve._play_engine", ["cpsolve/_play_engine.c"], depends=HEADERS, optional=True),
+        Extension("cpsolve.play._casual_engine", ["cpsolve/play/_casual_engine.c"], depends=HEADERS, optional=True),
+        Extension("cpsolve.play._play_engine", ["cpsolve/play/_play_engine.c"], depends=HEADERS, optional=True),
         Extension("cpsolve._flood", ["cpsolve/_flood.c"], optional=True),
-        Extension("cpsolve.deduce._engine", ["cpsolve/deduce/_engine.c"], depends=HEADERS, optional=True),
+        Extension(
+            "cpsolve.deduce._engine", ENGINE_SOURCES, depends=[*HEADERS, "cpsolve/deduce/_engine.h"], optional=True
+        ),
     ],
 )

@@ -171,7 +171,7 @@ def main() -> None:
     from cpsolve.deduce import engine
 
     if not engine.compiled():
-        raise SystemExit("the compiled engine (cpsolve/deduce/_engine.c) is not built: pip install -e .")
+        raise SystemExit("the compiled engine (cpsolve.deduce._engine) is not built: pip install -e .")
     row, col = (int(x) - 1 for x in args.first.split(","))
     settings = (args.rows, args.cols, args.mines, "best", True, (row, col), args.rule, args.seed)
     variants = {"A": parse_variant(args.a), "B": parse_variant(args.b)}

@@ -120,7 +120,7 @@ def main() -> None:
     from cpsolve.deduce import engine
 
     if not engine.compiled():  # the Python engine would take hours a row
-        raise SystemExit("the compiled engine (cpsolve/deduce/_engine.c) is not built: pip install -e .")
+        raise SystemExit("the compiled engine (cpsolve.deduce._engine) is not built: pip install -e .")
     known = {f"{name}-{rule}" for name, _, _, _, rule, _, _, _ in ROWS}
     unknown = sorted(set(args.only or ()) - known)
     if unknown:

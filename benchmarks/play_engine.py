@@ -1,7 +1,7 @@
 """The compiled players against the Python ones, and how close their searches come to the budget.
 
 For each board size, plays the same random games (first click at the centre with an opening,
-as the generator deals) with the compiled players (``cpsolve/_play_engine.c``) and the Python
+as the generator deals) with the compiled players (``cpsolve/play/_play_engine.c``) and the Python
 ones, checks that they end in the same state, and prints the time per game of each and their
 ratio. Then it replays the compiled perfect player (without the total) under smaller search
 budgets and counts the searches that ran out (each such game finishes in Python), which bounds
@@ -97,7 +97,7 @@ def main() -> None:
     parser.add_argument("--python-cols", type=int, default=3001, help="longest band the Python player plays")
     args = parser.parse_args()
     if not compiled_players_built():
-        raise SystemExit("cpsolve._play_engine was not built")
+        raise SystemExit("cpsolve.play._play_engine was not built")
     warm = boards(16, 30, 99, 3, args.seed + 1)  # imports (deduce) paid before timing
     for player, use_total in (("subset", True), ("perfect", False), ("perfect", True)):
         timed(warm, (7, 14), player, use_total)

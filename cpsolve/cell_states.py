@@ -1,7 +1,7 @@
 """The four states a cell has in a game in progress, as the flat arrays and the C loops hold them.
 
 One definition for the casual engine (:mod:`cpsolve.play.casual`), the players (:mod:`cpsolve.play`)
-and the C extensions, whose enums use the same numbers (``_casual_rules.h``, ``_play_engine.c``).
+and the C extensions, whose enums use the same numbers (``play/_casual_rules.h``, ``play/_play_engine.c``).
 
 Example:
     >>> (COVERED, CLEARED, FLAGGED, ABSENT)

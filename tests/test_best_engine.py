@@ -224,64 +224,6 @@ def test_an_isolated_region_plays_alone():
 
 
 @compiled
-def test_compiled_deep_search_equals_the_python_one():
-    from cpsolve.deduce import _engine as _best_engine
-
-    checked = spent = 0
-    for position, view in random_views(300, seed=47, max_unknown=10, with_total=0.7):
-        cells = np.array([view.grid.index(*c) for c in sorted(position.unknown)][:5], dtype=np.int64)
-        if not len(cells):
-            continue
-        for prune in (False, True):
-            ours, theirs = np.zeros(len(cells)), np.zeros(len(cells))
-            args = (view.state, view.shown, view.offsets, view.total, cells, 0.2, 50, 3, 10**6, prune)
-            status = _best_engine.deep(*args, ours)
-            assert status == engine.deep_py(*args, theirs)
-            if status != engine.OK:
-                continue
-            if prune:  # pruned candidates are -1; the best is the same
-                assert ours.max() == pytest.approx(theirs.max(), abs=1e-12)
-            else:
-                np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
-                checked += 1
-        # a budget of a few positions runs out in both alike
-        args = (view.state, view.shown, view.offsets, view.total, cells, 0.2, 50, 3, 7, False)
-        status = _best_engine.deep(*args, np.zeros(len(cells)))
-        assert status == engine.deep_py(*args, np.zeros(len(cells)))
-        spent += status == engine.OUT_OF_BUDGET
-    assert checked > 150 and spent > 30
-
-
-def test_deep_search_is_the_expectimax_of_two_guesses():
-    """Brute force over placements: with every cell tried, the deep score of a guess is the
-    expectimax of it and the best next guess with the look-ahead's leaf values below; with
-    floating cells represented by a few, it is never above that."""
-    from bruteforce_best import deep_score
-
-    blend = Fraction(1, 5)
-    exact = bounded = 0
-    for position, view in random_views(120, seed=53, max_unknown=8, with_total=1.0):
-        if not placements(position) or not position.unknown:
-            continue
-        cells = np.array([view.grid.index(*c) for c in sorted(position.unknown)][:3], dtype=np.int64)
-        out = np.zeros(len(cells))
-        assert (
-            engine.deep(view.state, view.shown, view.offsets, view.total, cells, 0.2, 100, 2, 10**6, False, out)
-            == engine.OK
-        )
-        floating = any(all(n not in position.clues for n in neighbours(c)) for c in position.unknown)
-        for i, cell in enumerate(cells.tolist()):
-            oracle = float(deep_score(position, view.grid.cell(cell), blend))
-            if floating:
-                assert out[i] <= oracle + 1e-12
-                bounded += 1
-            else:
-                assert out[i] == pytest.approx(oracle, abs=1e-12)
-                exact += 1
-    assert exact > 40 and bounded > 10
-
-
-@compiled
 def test_without_the_compiled_engine_the_endgame_search_stops_at_16_covered_cells(monkeypatch):
     """The one stated difference of the Python-only fallback: its exact game-tree searches (endgame and
     isolated region) try every placement, so they run only on positions of at most 16 covered cells;
@@ -300,29 +242,3 @@ def test_without_the_compiled_engine_the_endgame_search_stops_at_16_covered_cell
         monkeypatch.undo()
         assert fast[0] == engine.OK and fast[2] == covered
         assert slow[0] == (engine.OK if covered <= engine.PYTHON_ENDGAME_CELLS else engine.TOO_WIDE)
-
-
-@compiled
-def test_compiled_living_lookahead_equals_the_python_one():
-    """The next position's safety over living cells: the compiled tries equal the exact ones, and a
-    cell is never safer there than over all cells."""
-    from cpsolve.deduce import _engine as _best_engine
-
-    checked = 0
-    for position in random_positions(120, seed=13, max_unknown=10, with_total=0.5):
-        view = View.from_position(position)
-        cells = np.array([view.grid.index(*c) for c in sorted(position.unknown)][:4], dtype=np.int64)
-        if not len(cells):
-            continue
-        size = len(cells) * 9 * engine.FIELDS
-        out, out_py, plain = np.zeros(size), np.zeros(size), np.zeros(size)
-        status = _best_engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, out, True)
-        status_py = engine.lookahead_py(view.state, view.shown, view.offsets, view.total, cells, out_py, True)
-        assert status == status_py
-        if status == engine.OK:
-            np.testing.assert_allclose(out, out_py, rtol=1e-12, atol=1e-12)
-            _best_engine.lookahead(view.state, view.shown, view.offsets, view.total, cells, plain)
-            living, every = out.reshape(-1, engine.FIELDS), plain.reshape(-1, engine.FIELDS)
-            assert (living[:, 1] <= every[:, 1] + 1e-12).all()
-            checked += 1
-    assert checked > 45

@@ -1,4 +1,4 @@
-"""The compiled subset and perfect players (``cpsolve._play_engine``) against the Python ones.
+"""The compiled subset and perfect players (``cpsolve.play._play_engine``) against the Python ones.
 
 The Python players (``cpsolve.play.subset``, ``cpsolve.play.perfect`` over ``cpsolve.deduce``)
 are themselves checked against brute force in test_players.py; here the compiled ones must end
@@ -26,7 +26,7 @@ from cpsolve.play.casual import Board
 from cpsolve.play.game import Game, compiled_players_built
 
 pytestmark = pytest.mark.skipif(
-    not compiled_players_built(), reason="the compiled players (cpsolve._play_engine) were not built"
+    not compiled_players_built(), reason="the compiled players (cpsolve.play._play_engine) were not built"
 )
 
 PLAYERS = [("subset", True), ("perfect", False), ("perfect", True)]
@@ -145,7 +145,7 @@ def test_a_cleared_mine_is_reported_as_a_bug():
 
 def test_advance_refuses_tables_that_are_not_a_padded_board():
     tables = Game(Board(np.zeros((4, 4), dtype=bool), None), "perfect", False).tables
-    advance = extension("_play_engine").advance
+    advance = extension("play._play_engine").advance
     state = bytearray(tables.start_state)
     good = (state, tables.number, tables.mine, tables.offsets)
     start = tables.grid.index(1, 1)

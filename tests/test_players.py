@@ -48,7 +48,7 @@ def engine(request, monkeypatch):
 def compiled(request):
     """Whether games run the compiled subset and perfect players (``_play_engine``) or the Python ones."""
     if request.param == "compiled" and not compiled_players_built():
-        pytest.skip("the compiled players (cpsolve._play_engine) were not built")
+        pytest.skip("the compiled players (cpsolve.play._play_engine) were not built")
     return request.param == "compiled"
 
 

@@ -1,7 +1,8 @@
 /* The backbone of a position's frontier without the total: the covered cells next to a number that are
  * the same (safe, or a mine) in every placement consistent with the numbers. A deduction routine
- * (cpsolve/deduce), compiled into both extensions that ask it: deduce/_engine.c (``backbone``, for any
- * caller with a placement) and _play_engine.c (the perfect player's whole game in C).
+ * (cpsolve/deduce), compiled into both extensions that ask it: deduce/_engine_module.c (``backbone``, for any
+ * caller with a placement) and play/_play_engine.c (the perfect player's whole game in C). It stays here, with
+ * the deduction it is, and play/ includes it as its Python imports cpsolve.deduce.
  *
  * The search is steered by one placement consistent with every number (the `truth`): the game passes
  * the true mines, other callers the fast engine's placement. Each frontier cell's value in it is

@@ -1,4 +1,4 @@
-"""The fast engine: the compiled one (``cpsolve/deduce/_engine.c``) or the same in Python.
+"""The fast engine: the compiled one (``cpsolve/deduce/_engine_*.c``) or the same in Python.
 
 Its functions take a player's view as flat padded arrays (:class:`cpsolve.grid.PaddedGrid`):
 ``state`` (cell states of :mod:`cpsolve.cell_states`), ``shown`` (the number of each cleared
@@ -13,8 +13,6 @@ cell), the eight neighbour ``offsets`` and the total number of mines (-1 when un
 - :func:`backbone`: the frontier's certain cells without the total, by flip searches steered by one
   placement (``cpsolve/deduce/_backbone.h``; the perfect player's step, which the compiled players
   run inside their game loop).
-- :func:`deep`: the look-ahead one guess deeper (an expectimax over two guesses, the look-ahead's
-  score at the leaves), for a few candidates.
 - :func:`isolated`: the same search over an *isolated region* only (a part of the board no reveal
   elsewhere tells anything about, with a fixed count of mines), however many solutions the whole
   board has.
@@ -29,9 +27,11 @@ DP. None of the strategy functions sees the mines.
 from __future__ import annotations
 
 import functools
+import heapq
+from collections import Counter
+from collections.abc import Collection
 from fractions import Fraction
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,9 +39,6 @@ from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.deduce.view import View, view_position
 from cpsolve.grid import PaddedGrid
-
-if TYPE_CHECKING:
-    from cpsolve.deduce.weights import Weights
 
 __all__ = [
     "OK",
@@ -56,12 +53,10 @@ __all__ = [
     "endgame",
     "backbone",
     "isolated",
-    "deep",
     "weights_py",
     "lookahead_py",
     "endgame_py",
     "isolated_py",
-    "deep_py",
 ]
 
 #: Outcomes of the engine's functions (the same numbers as the C file's).
@@ -114,10 +109,17 @@ def weights_py(
     safe_out[:] = -1.0
     if answer is None:
         return NO_SOLUTION, float("-inf")
+    # int / int rounds correctly, as float(Fraction(w, count)) does, without reducing a fraction for every cell
+    # (the counts of a wide open board have tens of thousands of digits); cells that share a weight's object (a
+    # box's, the floating cells') share its floats, looked up by identity since hashing such an int reads it all
+    count = answer.count
+    shares: dict[int, tuple[float, float]] = {}
     for cell, w in answer.mine.items():
+        share = shares.get(id(w))
+        if share is None:
+            share = shares[id(w)] = (w / count, (count - w) / count)
         index = grid.index(*cell)
-        mine_out[index] = float(Fraction(w, answer.count))
-        safe_out[index] = float(Fraction(answer.count - w, answer.count))
+        mine_out[index], safe_out[index] = share
     if placement_out is not None:
         placement_out[:] = bytes(len(placement_out))
         for cell in solution_of(position, deadline) or ():
@@ -125,42 +127,17 @@ def weights_py(
     return OK, log(answer.count)
 
 
-def _living_pair(
-    state: bytearray, shown: bytearray, grid: PaddedGrid, total: int, offsets: np.ndarray, after: Weights
-) -> tuple[Fraction, Fraction] | None:
-    """The safest and next safest *living* cells' safeties of a position (`after`: its weights), or
-    None when every cell is dead: the rule of the compiled ``living_summary`` (a cell with a
-    floating covered neighbour is taken as alive; any other is tried with each number it may show)."""
-    from cpsolve.deduce import weigh
-
-    steps = offsets.tolist()
-    index = {cell: grid.index(*cell) for cell in after.mine}
-    cleared = {i for i, mark in enumerate(state) if mark == CLEARED}
-    floating = {i for i in index.values() if not any(i + s in cleared for s in steps)}
-    found: list[Fraction] = []
-    ranked = sorted(after.mine.items(), key=lambda item: item[1])  # safest first
-    for cell, w in ranked:
-        if len(found) == 2:
-            break
-        i = index[cell]
-        alive = i in floating or any(i + s in floating for s in steps)
-        if not alive:
-            flags = sum(state[i + s] == FLAGGED for s in steps)
-            room = sum(state[i + s] == COVERED for s in steps)
-            state[i], fit = CLEARED, 0
-            for number in range(flags, flags + room + 1):
-                shown[i] = number
-                if weigh(view_position(bytes(state), bytes(shown), grid, total)) is not None:
-                    fit += 1
-                    if fit == 2:
-                        break
-            state[i], shown[i] = COVERED, 0
-            alive = fit >= 2
-        if alive:
-            found.append(Fraction(after.count - w, after.count))
-    if not found:
-        return None
-    return found[0], found[1] if len(found) > 1 else Fraction(0)
+def _two_least(weights: Collection[int]) -> list[int]:
+    """The two least of `weights` (fewer when there are fewer), as ``heapq.nsmallest(2, weights)`` gives them, but
+    comparing each distinct int object once: the cells of a box, and the floating cells, share one, and comparing
+    two equal counts of tens of thousands of digits reads every digit. (The counting by identity runs in C.)"""
+    ids = list(map(id, weights))
+    objects = dict(zip(ids, weights, strict=True))
+    cells = Counter(ids)
+    least: list[int] = []
+    for key in heapq.nsmallest(2, objects, key=objects.__getitem__):
+        least.extend([objects[key]] * min(cells[key], 2 - len(least)))
+    return least
 
 
 def lookahead_py(
@@ -170,10 +147,8 @@ def lookahead_py(
     total: int,
     candidates: np.ndarray,
     out: np.ndarray,
-    living: bool = False,
 ) -> int:
-    """:func:`lookahead` by exact counting, one :func:`cpsolve.deduce.weigh` per candidate and number
-    (with `living`, one more per number a cell may show to tell whether it is dead)."""
+    """:func:`lookahead` by exact counting, one :func:`cpsolve.deduce.weigh` per candidate and number."""
     from cpsolve.deduce import weigh
 
     grid = _grid(state, offsets)
@@ -193,14 +168,12 @@ def lookahead_py(
             after = weigh(view_position(bytes(state), bytes(shown), grid, total))
             if after is None:
                 continue
-            safeties = sorted((Fraction(after.count - w, after.count) for w in after.mine.values()), reverse=True)
-            table[c, number, 0] = float(Fraction(after.count, base.count))
-            table[c, number, 1] = float(safeties[0]) if safeties else 0.0
-            table[c, number, 2] = float(safeties[1]) if len(safeties) > 1 else 0.0
+            # the safest cells are those of the least mine weights; int / int rounds as float(Fraction) does
+            least = _two_least(after.mine.values())
+            table[c, number, 0] = after.count / base.count
+            table[c, number, 1] = (after.count - least[0]) / after.count if least else 0.0
+            table[c, number, 2] = (after.count - least[1]) / after.count if len(least) > 1 else 0.0
             table[c, number, 3] = sum(1 for w in after.mine.values() if w == 0)
-            pair = _living_pair(state, shown, grid, total, offsets, after) if living else None
-            if pair is not None:
-                table[c, number, 1], table[c, number, 2] = float(pair[0]), float(pair[1])
         state[cell] = COVERED
         shown[cell] = 0
     return OK
@@ -355,132 +328,6 @@ def isolated_py(
     return endgame_py(alone, shown, offsets, flags + mines, limit, budget, cells_out, values_out)
 
 
-class _Spent(Exception):
-    """:func:`deep_py` needed more engine runs than its budget."""
-
-
-def deep_py(
-    state: bytes | bytearray,
-    shown: bytes | bytearray,
-    offsets: np.ndarray,
-    total: int,
-    candidates: np.ndarray,
-    blend: float,
-    inner_limit: int,
-    floating_reps: int,
-    budget: int,
-    prune: bool,
-    out: np.ndarray,
-) -> int:
-    """:func:`deep` by exact counting (one :func:`cpsolve.deduce.weigh` per position), the same
-    order of work and the same count of engine runs against the budget."""
-    from cpsolve.deduce import weigh
-
-    grid = _grid(state, offsets)
-    steps = offsets.tolist()
-    state, shown = bytearray(state), bytearray(shown)
-    runs = 0
-    out[: len(candidates)] = -1.0
-
-    def run() -> Weights | None:
-        nonlocal runs
-        runs += 1
-        if runs > budget:
-            raise _Spent
-        return weigh(view_position(bytes(state), bytes(shown), grid, total))
-
-    def leaf(answer: Weights) -> tuple[float, bool, float]:
-        """(leaf value, has a certain move or is won, the safest cell's safety)."""
-        safeties = sorted((Fraction(answer.count - w, answer.count) for w in answer.mine.values()), reverse=True)
-        if not safeties or safeties[0] == 0:
-            return 1.0, True, 1.0
-        best = float(safeties[0])
-        second = float(safeties[1]) if len(safeties) > 1 else 0.0
-        return (1 - blend) * best + blend * second, safeties[0] == 1, best
-
-    def numbers(cell: int) -> range:
-        around = [state[cell + s] for s in steps]
-        flags = around.count(FLAGGED)
-        return range(flags, flags + around.count(COVERED) + 1)
-
-    def score(cell: int, count: int) -> float:
-        got = 0.0
-        state[cell] = CLEARED
-        for n in numbers(cell):
-            shown[cell] = n
-            answer = run()
-            if answer is not None:
-                got += float(Fraction(answer.count, count)) * leaf(answer)[0]
-        state[cell], shown[cell] = COVERED, 0
-        return got
-
-    def value(answer: Weights) -> float:
-        leaf_value, certain, _ = leaf(answer)
-        if certain:
-            return leaf_value
-        ranked: list[tuple[Fraction, int, int]] = []
-        first: dict[int, int] = {}
-        for (r, c), w in answer.mine.items():
-            cell = grid.index(r, c)
-            safety = Fraction(answer.count - w, answer.count)
-            if any(state[cell + s] == CLEARED for s in steps):
-                ranked.append((safety, 0, cell))
-            else:
-                room = sum(1 for s in steps if state[cell + s] == COVERED)
-                if cell < first.get(room, cell + 1):
-                    first[room] = cell
-        for room in sorted(first)[:floating_reps]:
-            cell = first[room]
-            ranked.append((Fraction(answer.count - answer.mine[grid.cell(cell)], answer.count), 1 + room, cell))
-        ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
-        best = 0.0
-        for safety, _, cell in ranked[:inner_limit]:
-            if float(safety) <= best:
-                break
-            best = max(best, score(cell, answer.count))
-        return best
-
-    try:
-        base = run()
-        if base is None:
-            return NO_SOLUTION
-        runs = 0
-        best = -1.0
-        for c, cell in enumerate(int(x) for x in candidates):
-            chance: dict[int, float] = {}
-            bound: dict[int, float] = {}
-            values: dict[int, float] = {}
-            exact: dict[int, bool] = {}
-            state[cell] = CLEARED
-            for n in numbers(cell):
-                shown[cell] = n
-                answer = run()
-                if answer is None:
-                    continue
-                chance[n] = float(Fraction(answer.count, base.count))
-                leaf_value, certain, safest = leaf(answer)
-                exact[n], bound[n], values[n] = certain, leaf_value if certain else safest, leaf_value
-            got = sum(chance[n] * values[n] for n in chance if exact[n])
-            left = sum(chance[n] * bound[n] for n in chance) - got
-            pruned = False
-            for n in sorted((n for n in chance if not exact[n]), key=lambda n: (-chance[n], n)):
-                if prune and got + left <= best:
-                    pruned = True
-                    break
-                shown[cell] = n
-                answer = run()
-                assert answer is not None
-                got += chance[n] * value(answer)
-                left -= chance[n] * bound[n]
-            state[cell], shown[cell] = COVERED, 0
-            if not pruned:
-                out[c] = got
-                best = max(best, got)
-    except _Spent:
-        return OUT_OF_BUDGET
-    return OK
-
-
 # -- the entry points: compiled when built, else Python ------------------------------------------
 
 
@@ -543,20 +390,17 @@ def lookahead(
     total: int,
     candidates: np.ndarray,
     out: np.ndarray,
-    living: bool = False,
 ) -> int:
     """For each candidate and number n (0-8): the chance it is safe and shows n, and in the
-    position that follows, the best and second safety (with `living`, of the cells that can show
-    two numbers or more, or have a floating neighbour; every cell's when all are dead) and the
-    number of certain clears.
+    position that follows, the best and second safety and the number of certain clears.
 
     `out` has ``len(candidates) * 9 * FIELDS`` doubles; numbers that cannot show get chance 0.
     """
     if _compiled is not None:
-        status = _compiled.lookahead(state, shown, offsets, total, candidates, out, living)
+        status = _compiled.lookahead(state, shown, offsets, total, candidates, out)
         if status != TOO_WIDE:
             return status
-    return lookahead_py(state, shown, offsets, total, candidates, out, living)
+    return lookahead_py(state, shown, offsets, total, candidates, out)
 
 
 def endgame(
@@ -611,49 +455,6 @@ def isolated(
     if sum(1 for mark in state if mark == COVERED) > PYTHON_ENDGAME_CELLS:
         return TOO_WIDE, 0, 0  # the Python search tries every subset of each region: tiny positions only
     return isolated_py(state, shown, offsets, total, limit, budget, cells_out, values_out)
-
-
-def deep(
-    state: bytes | bytearray,
-    shown: bytes | bytearray,
-    offsets: np.ndarray,
-    total: int,
-    candidates: np.ndarray,
-    blend: float,
-    inner_limit: int,
-    floating_reps: int,
-    budget: int,
-    prune: bool,
-    out: np.ndarray,
-) -> int:
-    """The look-ahead one guess deeper, for each candidate guess.
-
-    :func:`lookahead`'s score of a guess is, over the numbers it may show, the chance it is safe
-    and shows each, times the *leaf value* of the position that follows: ``(1 - blend)`` x its
-    safest cell's safety + `blend` x the next safest's (1 when every covered cell left is a mine:
-    won). Here a following position with no certain move is valued instead by its best guess's
-    such score: an expectimax over two guesses. Its guesses: the cells next to a number, safest
-    first, and up to `floating_reps` floating cells (the first with each count of covered
-    neighbours, fewest first); at most `inner_limit` of them, and none once the next is no safer
-    than the best score found (a guess scores at most its safety).
-
-    Args:
-        candidates: The guesses to score (covered cells), in the order to try them.
-        budget: The most engine runs (positions counted) allowed.
-        prune: Give -1 to a candidate as soon as its bound (each position's value is at most its
-            safest cell's safety) cannot beat the best candidate before it.
-        out: One double per candidate.
-
-    Returns:
-        OK, NO_SOLUTION, or OUT_OF_BUDGET (then `out` is incomplete).
-    """
-    if _compiled is not None:
-        status = _compiled.deep(
-            state, shown, offsets, total, candidates, blend, inner_limit, floating_reps, budget, prune, out
-        )
-        if status != TOO_WIDE:
-            return int(status)
-    return deep_py(state, shown, offsets, total, candidates, blend, inner_limit, floating_reps, budget, prune, out)
 
 
 def backbone(

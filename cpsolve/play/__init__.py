@@ -33,7 +33,7 @@ Modules:
 This package's top level holds the names the command line lists as choices, and imports nothing:
 import what you use from its module (``from cpsolve.play.game import play_from``).
 
-The subset and perfect players also exist compiled (``cpsolve/_play_engine.c``), which games
+The subset and perfect players also exist compiled (``cpsolve/play/_play_engine.c``), which games
 use by default; the Python ones are their reference and fallback.
 """
 

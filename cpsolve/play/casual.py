@@ -204,7 +204,7 @@ def _best_click_py(
     return best_covered, best_start, tried
 
 
-_compiled = extension("_casual_engine")
+_compiled = extension("play._casual_engine")
 #: The rules' worklist and the search over first clicks: compiled when built, else the reference.
 run_rules = _compiled.run_rules if _compiled else _run_rules_py
 _best_click = _compiled.best_click if _compiled else _best_click_py

@@ -14,7 +14,7 @@ of the game and nothing else:
 
 The no-guess players (:class:`cpsolve.play.game.Game`), the best player's games
 (:mod:`cpsolve.play.best_games`) and the terminal game (:class:`cpsolve.play.session.Session`) all
-play on it. The cascade runs compiled (``cascade`` in ``cpsolve/_play_engine.c``) when built;
+play on it. The cascade runs compiled (``cascade`` in ``cpsolve/play/_play_engine.c``) when built;
 :func:`cascade_py` is the same loop in Python, its reference and fallback.
 """
 
@@ -65,7 +65,7 @@ class Move:
     assisted: bool = False
 
 
-_play_engine = extension("_play_engine")
+_play_engine = extension("play._play_engine")
 
 
 def cascade_py(state: bytearray, number: bytes, offsets: np.ndarray, cell: int, cleared_out: np.ndarray) -> int:

@@ -5,7 +5,7 @@ same layout as the casual engine, so the casual rules run in its compiled workli
 stronger rules of the subset and perfect players only run when those are stuck. Two
 implementations play the subset and perfect players:
 
-- compiled (``cpsolve/_play_engine.c``, the default when built): the whole game in one call;
+- compiled (``cpsolve/play/_play_engine.c``, the default when built): the whole game in one call;
   the perfect player's backbone without the total comes from a search steered by the true
   mines (see that file). With the total, the view's backbone is asked of
   :mod:`cpsolve.deduce` whenever the compiled player (without it) is stuck.
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Game", "GameEnd", "best_first_click", "play_from", "compiled_players_built"]
 
-_play_engine = extension("_play_engine")
+_play_engine = extension("play._play_engine")
 
 #: The compiled players' levels (``_play_engine.advance``); perfect's is without the total.
 _STRENGTH = {"casual": 0, "subset": 1, "perfect": 2}
@@ -79,7 +79,7 @@ DONE, OUT_OF_BUDGET, UNSOUND = 0, 1, 2
 
 
 def compiled_players_built() -> bool:
-    """Whether the compiled subset and perfect players (``cpsolve._play_engine``) were built."""
+    """Whether the compiled subset and perfect players (``cpsolve.play._play_engine``) were built."""
     return _play_engine is not None
 
 

@@ -16,7 +16,7 @@ Notes:
     total, every covered cell is linked through the count, so the whole view goes.
 
     This is the reference player and the fallback. Games run the compiled player
-    (``cpsolve/_play_engine.c``) by default, which finds the same backbone without the total by
+    (``cpsolve/play/_play_engine.c``) by default, which finds the same backbone without the total by
     the deduction engine's flip search (``cpsolve/deduce/_backbone.h``, steered by the true mines:
     the answer cannot depend on them); with the total, it asks the fast engine here
     (``fast=True``) whenever that search is stuck.

@@ -1,6 +1,6 @@
 /* The casual player's two rules as one worklist, shared by _casual_engine.c and _play_engine.c.
  *
- * state is a flat padded board of the cell states of _cell_states.h (cpsolve/cell_states.py);
+ * state is a flat padded board of the cell states of cpsolve/_cell_states.h (cpsolve/cell_states.py);
  * number holds each cell's count of mined neighbours; offsets the eight neighbour offsets.
  */
 #ifndef CPSOLVE_CASUAL_RULES_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "_cell_states.h"
+#include "../_cell_states.h"
 
 /* Clear start, apply the two rules to a fixpoint; changed cells go to `changed`. */
 static ptrdiff_t run_rules(ptrdiff_t start, uint8_t *state, const uint8_t *number, const int64_t *offsets,

@@ -1,5 +1,5 @@
 /* The casual player's worklist in C: the same loops as _run_rules_py and _best_click_py in
- * cpsolve/casual.py, which stay as the fallback and as the reference the tests compare with.
+ * cpsolve/play/casual.py (beside it), which stay as the fallback and as the reference the tests compare with.
  *
  * Arrays come in through the buffer protocol (numpy arrays): state and number are uint8,
  * offsets, candidates are int64. state is a flat padded board: 0 covered, 1 cleared,
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_buffers.h"
+#include "../_buffers.h"
 #include "_casual_rules.h"
 
 /* The tables must be as long as the board, with eight neighbour offsets. */

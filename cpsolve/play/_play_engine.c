@@ -4,9 +4,9 @@
  * stuck: the casual rules; when they are stuck, the subset rule near the last changes; when both
  * are stuck (perfect), the backbone of each frontier component without the mine total. The
  * Python modules cpsolve/play/subset.py and cpsolve/play/perfect.py define the same players and
- * are the reference the tests compare this file with.
+ * are the reference the tests compare this file with (it sits beside them, in cpsolve/play).
  *
- * The backbone is the deduction routine of deduce/_backbone.h, steered by what the game knows and the
+ * The backbone is the deduction routine of cpsolve/deduce/_backbone.h, steered by what the game knows and the
  * player does not: the true mines, one placement consistent with every revealed number. The answer
  * depends only on the revealed numbers (that header says why); the mines only order the search.
  *
@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_buffers.h"
+#include "../_buffers.h"
+#include "../deduce/_backbone.h"
 #include "_casual_rules.h"
-#include "deduce/_backbone.h"
 
 enum { DONE = BACKBONE_DONE, OUT_OF_BUDGET = BACKBONE_OUT_OF_BUDGET, UNSOUND = BACKBONE_UNSOUND, NO_MEMORY = BACKBONE_NO_MEMORY };
 enum { LISTED = 1, TOUCHED = 2 };
