@@ -38,6 +38,8 @@ import numpy as np
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.deduce.view import View, view_position
+from cpsolve.deduce.weights import backbone as exact_backbone
+from cpsolve.deduce.weights import solution_of, weigh
 from cpsolve.grid import PaddedGrid
 
 __all__ = [
@@ -100,8 +102,6 @@ def weights_py(
     """:func:`weights` by :func:`cpsolve.deduce.weigh` (exact counts, turned into floats at the end)."""
     from math import log
 
-    from cpsolve.deduce.weights import solution_of, weigh
-
     grid = _grid(state, offsets)
     position = view_position(bytes(state), bytes(shown), grid, total)
     answer = weigh(position, deadline)
@@ -149,7 +149,6 @@ def lookahead_py(
     out: np.ndarray,
 ) -> int:
     """:func:`lookahead` by exact counting, one :func:`cpsolve.deduce.weigh` per candidate and number."""
-    from cpsolve.deduce import weigh
 
     grid = _grid(state, offsets)
     state = bytearray(state)
@@ -295,7 +294,6 @@ def isolated_py(
 ) -> tuple[int, int, int]:
     """:func:`isolated` by enumeration in Python: every subset of each region (small positions only),
     then :func:`endgame_py` on the view of the chosen region alone."""
-    from cpsolve.deduce import weigh
 
     steps = offsets.tolist()
     if weigh(view_position(bytes(state), bytes(shown), _grid(state, offsets), total)) is None:
@@ -490,7 +488,6 @@ def backbone(
 
 def backbone_py(view: View) -> tuple[list[int], list[int]]:
     """:func:`backbone` by exact counting (:func:`cpsolve.deduce.backbone` on the view without its total)."""
-    from cpsolve.deduce.weights import backbone as exact_backbone
 
     answer_ = exact_backbone(view_position(view.state, view.shown, view.grid, -1))
     if answer_ is None:
