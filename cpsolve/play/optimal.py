@@ -51,13 +51,9 @@ decision, so its move is a function of the position alone (the tree needs one mo
 however the game got there) and is the move ``cpsolve hint`` names (its default generator is the same).
 :func:`costly_positions` lists where a policy's choice costs most.
 
-**Reach.** Measured in one process (CPU seconds, on 2 cores shared with other work; the table of optimum
-against best player is in docs/models/best-player.md, from benchmarks/optimal_table.py): 5x5 with 4 mines
-under the classic rule from the corner, 10,626 placements, 51 s and 22,151 positions searched; 4x5 with 5,
-11,628 placements, 21 s; the strip 2x10 with 5, 11,628 placements, 113 s and 182,070 positions (a strip is a
-long game); 4x4 with 5 to 8 mines, 2 to 4 s. The modern rule's trees are far smaller (6x6 with 5 mines from
-the centre: 80,730 placements, 13 s, 312 positions). The time follows the positions, which the placements
-only roughly foretell; :data:`MAX_PLACEMENTS` bounds what the command line takes on.
+**Reach.** The time follows the positions searched, which the placements only roughly foretell: 5x5 with 4
+mines under the classic rule (10,626 placements) takes about a minute, the modern rule's trees are far smaller
+(figures on the best player's page); :data:`MAX_PLACEMENTS` bounds what the command line takes on.
 
 Example:
     >>> optimal_win_rate(2, 2, 1, start="safe", first=(0, 0))  # three cells alike, one a mine, no clue
@@ -86,7 +82,6 @@ from cpsolve.words import counted
 
 if TYPE_CHECKING:
     from cpsolve.deduce.position import Position
-    from cpsolve.deduce.view import View
 
 __all__ = [
     "optimal_win_rate",
