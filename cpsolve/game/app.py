@@ -33,7 +33,7 @@ from cpsolve.cell_states import CLEARED, COVERED
 from cpsolve.game.auto import auto_step
 from cpsolve.game.end_screen import EndScreen, describe_safety, end_text
 from cpsolve.game.help import Help
-from cpsolve.game.jobs import Busy, Jobs
+from cpsolve.game.jobs import Jobs, Working
 from cpsolve.game.lines import SILENCE, InfoLine, Legend, Lines, Note, StatusLine, VerdictLine
 from cpsolve.game.minefield import Field, Minefield, cell_name
 from cpsolve.game.words import dealt_words, failure, hint_words, title_words, why_not
@@ -165,7 +165,7 @@ class GameApp(App[None]):
             self._say("mine chances hidden")
         self._redraw()
 
-    def _show_busy(self, busy: Busy | None) -> None:
+    def _show_busy(self, busy: Working | None) -> None:
         self.query_one(InfoLine).busy = busy
 
     def _now(self) -> tuple[int, int]:

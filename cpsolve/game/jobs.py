@@ -20,11 +20,11 @@ from textual.reactive import var
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
-__all__ = ["Busy", "Jobs"]
+__all__ = ["Working", "Jobs"]
 
 
 @dataclass(frozen=True)
-class Busy:
+class Working:
     """What the spinner shows: a job's label and when it began (``time.perf_counter()``)."""
 
     label: str
@@ -52,7 +52,7 @@ class Jobs(Widget):
     """
 
     #: The first labelled job still running, for the spinner; None when the solver is idle.
-    busy: var[Busy | None] = var(None)
+    busy: var[Working | None] = var(None)
 
     def __init__(self, time_limit: float, now: Callable[[], Hashable]) -> None:
         super().__init__()
@@ -123,4 +123,4 @@ class Jobs(Widget):
 
     def _show_busy(self) -> None:
         labelled = [job for worker, job in self._jobs.items() if job.label and not worker.is_cancelled]
-        self.busy = Busy(labelled[0].label, labelled[0].began) if labelled else None
+        self.busy = Working(labelled[0].label, labelled[0].began) if labelled else None

@@ -3,7 +3,7 @@
 :class:`Lines` holds them, top to bottom, and gives each what it shows of the game (:meth:`Lines.show`):
 
 - :class:`StatusLine`: ``playing``, ``won`` or ``lost``, the counters, and the cell under the
-  cursor with its exact chance of a mine while the chances are shown (a :class:`Status`).
+  cursor with its exact chance of a mine while the chances are shown (a :class:`GameStatus`).
 - :class:`VerdictLine`: "was that a guess?" for the last move.
 - :class:`InfoLine`: the solver at work (a spinner and the seconds spent), else a message, else
   what stands on the board (the hint, or what the chances count).
@@ -26,7 +26,7 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from cpsolve.game.jobs import Busy
+from cpsolve.game.jobs import Working
 from cpsolve.game.minefield import SAFE_MARK, cell_name, chance_legend, percent
 from cpsolve.game.words import hint_words
 from cpsolve.grid import Cell
@@ -38,7 +38,7 @@ __all__ = [
     "Note",
     "SILENCE",
     "SPINNER",
-    "Status",
+    "GameStatus",
     "StatusLine",
     "NoteLine",
     "VerdictLine",
@@ -67,7 +67,7 @@ SILENCE = Note((-1, -1), "")
 
 
 @dataclass(frozen=True)
-class Status:
+class GameStatus:
     """What the status line shows.
 
     Attributes:
@@ -89,7 +89,7 @@ class Status:
     chance: Fraction | None = None
 
     @classmethod
-    def of(cls, session: Session, cursor: Cell, chance: Fraction | None) -> Status:
+    def of(cls, session: Session, cursor: Cell, chance: Fraction | None) -> GameStatus:
         """The status of `session` with the cursor on `cursor`, whose chance of a mine is `chance` (if shown)."""
         outcome = "won" if session.won else "lost" if session.lost else "playing"
         seconds = round(session.seconds)
@@ -99,9 +99,9 @@ class Status:
 class StatusLine(Widget):
     """The game's state and the cell under the cursor (nothing before a board is dealt)."""
 
-    status: reactive[Status | None] = reactive(None)
+    status: reactive[GameStatus | None] = reactive(None)
 
-    def watch_status(self, status: Status | None) -> None:
+    def watch_status(self, status: GameStatus | None) -> None:
         self.set_class(status is not None and status.outcome == "won", "won")
         self.set_class(status is not None and status.outcome == "lost", "lost")
 
@@ -117,7 +117,7 @@ class StatusLine(Widget):
         return text
 
     @staticmethod
-    def _cursor_words(status: Status, room: int) -> str:
+    def _cursor_words(status: GameStatus, room: int) -> str:
         """The cell under the cursor, and its exact chance of a mine (the fraction left out where
         the line has no room for it)."""
         chance = status.chance
@@ -162,14 +162,14 @@ class InfoLine(NoteLine):
     """
 
     #: The job the solver is at (:attr:`cpsolve.game.jobs.Jobs.busy`), and the line when nothing else is said.
-    busy: reactive[Busy | None] = reactive(None, layout=True)
+    busy: reactive[Working | None] = reactive(None, layout=True)
     standing: reactive[str] = reactive("", layout=True)
 
     def __init__(self, time_limit: float, id: str | None = None) -> None:
         super().__init__(id=id)
         self.time_limit = time_limit
 
-    def watch_busy(self, busy: Busy | None) -> None:
+    def watch_busy(self, busy: Working | None) -> None:
         # the spinner turns while the solver works, and stands still otherwise
         self.auto_refresh = 0.1 if busy is not None else None
 
@@ -230,7 +230,7 @@ class Lines(Vertical):
         and the hint drawn on the board (if any) on cells `cell_width` columns wide. A line whose state
         is the same as before is not drawn again."""
         chance = None if chances is None else chances.cells.get(cursor)
-        self.query_one(StatusLine).status = None if session is None else Status.of(session, cursor, chance)
+        self.query_one(StatusLine).status = None if session is None else GameStatus.of(session, cursor, chance)
         # what the info line says when no message stands: the hint drawn, else what the chances drawn count
         standing = ""
         if hint is not None and session is not None:

@@ -91,7 +91,7 @@ __all__ = [
     "exact_summary",
     "GameTree",
     "CostlyPosition",
-    "Comparison",
+    "OptimumComparison",
     "MAX_PLACEMENTS",
     "MAX_CELLS",
 ]
@@ -131,7 +131,7 @@ class CostlyPosition:
 
 
 @dataclass(frozen=True)
-class Comparison:
+class OptimumComparison:
     """A policy against the optimum on one board size, rule and first click.
 
     Attributes:
@@ -560,7 +560,7 @@ def compare_with_optimum(
     start: str = "opening",
     first: Cell | None = None,
     count: int = 3,
-) -> Comparison:
+) -> OptimumComparison:
     """A policy (default the best player) against the optimum, on one tree: the two exact win rates,
     the difference and the `count` costliest positions. Arguments as :func:`costly_positions`."""
     tree = GameTree(rows, cols, mines, start, first)
@@ -569,7 +569,7 @@ def compare_with_optimum(
     positions = tree.positions  # the optimum's own search (the costly positions' values add some)
     rate = tree.policy_rate(chosen)
     costly = tuple(tree.costly(chosen, count))
-    return Comparison(optimum, rate, optimum - rate, costly, positions, tree.placements)
+    return OptimumComparison(optimum, rate, optimum - rate, costly, positions, tree.placements)
 
 
 def exact_summary(rows: int, cols: int, mines: int, start: str = "opening", first: Cell | None = None) -> dict:

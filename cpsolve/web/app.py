@@ -202,7 +202,7 @@ class _BodyRefused(StarletteHTTPException):
     """A body past the reader's limits (:mod:`cpsolve.web.body`): its status and one line."""
 
 
-class _Request(Request):
+class _LimitedRequest(Request):
     """A request whose body is read as JSON by :func:`cpsolve.web.body.read_json`, within the server's limits."""
 
     async def json(self) -> Any:
@@ -216,13 +216,13 @@ class _Request(Request):
 
 
 class _Route(APIRoute):
-    """FastAPI's route, its request's body read by :class:`_Request`."""
+    """FastAPI's route, its request's body read by :class:`_LimitedRequest`."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handle = super().get_route_handler()
 
         async def handle_read_here(request: Request) -> Response:
-            return await handle(_Request(request.scope, request.receive))
+            return await handle(_LimitedRequest(request.scope, request.receive))
 
         return handle_read_here
 

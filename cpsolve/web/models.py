@@ -45,11 +45,11 @@ Player = Literal["casual", "subset", "perfect"]
 Start = Literal["opening", "safe"]
 
 
-class _Request(BaseModel):
+class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class PuzzleRequest(_Request):
+class PuzzleRequest(_Body):
     """``cpsolve puzzle``: a solution or proof of none, and on request the count, what is certain and the chances."""
 
     position: Position
@@ -63,14 +63,14 @@ class PuzzleRequest(_Request):
     time_limit: TimeLimit = None
 
 
-class PositionRequest(_Request):
+class PositionRequest(_Body):
     """A position read as ``cpsolve puzzle`` reads it, and written back one way: a character a cell."""
 
     position: Position
     time_limit: TimeLimit = None
 
 
-class HintRequest(_Request):
+class HintRequest(_Body):
     """``cpsolve hint``: the certain cells of a position, or the best guess with its exact safety and why."""
 
     position: Position
@@ -85,7 +85,7 @@ class HintRequest(_Request):
     time_limit: TimeLimit = None
 
 
-class LayoutRequest(_Request):
+class LayoutRequest(_Body):
     """``cpsolve layout``: a board won with one click, or Impossible; rows, cols and mines, or template and mines."""
 
     rows: int | None = Field(None, description="Rows (not with a template; rows x cols at most 1,000,000).")
@@ -116,7 +116,7 @@ class LayoutRequest(_Request):
     time_limit: TimeLimit = None
 
 
-class CasualRequest(_Request):
+class CasualRequest(_Body):
     """``cpsolve casual``: the fewest safe cells a casual player leaves covered, one answer per board."""
 
     boards: str = Field(
@@ -126,7 +126,7 @@ class CasualRequest(_Request):
     time_limit: TimeLimit = None
 
 
-class GenerateRequest(_Request):
+class GenerateRequest(_Body):
     """``cpsolve generate``: boards a player wins without a guess from the first click, one answer per board."""
 
     rows: int = Field(description="Rows (rows x cols at most 1,000,000).")
@@ -143,14 +143,14 @@ class GenerateRequest(_Request):
     )
 
 
-class GameMove(_Request):
+class GameMove(_Body):
     """One move of a person's game."""
 
     action: Literal["reveal", "flag", "chord", "undo"]
     cell: Cell | None = Field(None, description="The cell (none for undo).")
 
 
-class GameRequest(_Request):
+class GameRequest(_Body):
     """A person's game: the deal's settings and the moves so far; the server replays them and answers the view.
 
     The server keeps no game: the same settings deal the same board, so a game is its settings
