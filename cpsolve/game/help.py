@@ -93,7 +93,7 @@ class Help:
 
     def ask_needed(self, number: int, deal: Deal, done: Callable[[], None]) -> None:
         """Whether deal `number` needed a guess (:func:`cpsolve.play.assist.needed_guess`), kept in
-        :attr:`needed`; `done` when known (nothing when it is known already)."""
+        ``needed``; `done` when known (nothing when it is known already)."""
         if number in self.needed:
             return
 

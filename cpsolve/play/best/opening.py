@@ -3,7 +3,7 @@
 That position recurs in every classic game whose corner is not a zero (about half of them on expert), and
 all its far cells are equally safe, so the look-ahead's choice among them is a close call that a measured rule
 can settle: DavidNHill's Java solver always takes the corner at the far end of the shorter edge (16,1 on
-expert), whatever the number. The rule is :attr:`BestSettings.corner_numbers`; what it gave is on the best
+expert), whatever the number. The rule is ``BestSettings.corner_numbers``; what it gave is on the best
 player's page.
 """
 
