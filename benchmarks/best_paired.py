@@ -54,7 +54,7 @@ def parse_variant(text: str) -> dict[str, object]:
 
     known = {field.name for field in fields(BestSettings)}
     out: dict[str, object] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
+    for part in filter(None, (p.strip() for p in _top_level(text))):
         name, _, value = part.partition("=")
         name = name.strip()
         if name not in known:
@@ -68,6 +68,18 @@ def parse_variant(text: str) -> dict[str, object]:
     except CpsolveError as error:
         raise SystemExit(str(error)) from None
     return dict(sorted(out.items()))
+
+
+def _top_level(text: str) -> list[str]:
+    """`text` split at the commas outside brackets (``"a=(1,2),b=3"``: ``["a=(1,2)", "b=3"]``)."""
+    parts, depth, start = [], 0, 0
+    for k, char in enumerate(text):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            parts.append(text[start:k])
+            start = k + 1
+    return [*parts, text[start:]]
 
 
 def fingerprint() -> str:
