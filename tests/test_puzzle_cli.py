@@ -614,3 +614,51 @@ def test_an_open_row_of_200000_cells_in_memory_that_grows_with_it(tmp_path, comm
     exit_code, peak_kib = (int(word) for word in out.split())
     assert exit_code == 0
     assert peak_kib < 1_000_000  # about 200 MB here; a KiB a cell at most
+
+
+def test_running_out_of_memory_is_one_line(runner, tmp_path, monkeypatch):
+    """A MemoryError anywhere in a command (the machine's memory, or a ulimit) is one line, never a traceback."""
+    import cpsolve.deduce
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(cpsolve.deduce, "analyse", exhausted)
+    result = run(runner, write(tmp_path, "3 3 2\n1..\n...\n..1\n"), "--count")
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("cpsolve: out of memory")
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_a_10_by_300_strip_with_its_total_is_counted_in_little_memory(tmp_path):
+    """A 3 KB clue strip (covered rows between rows of clues, half its cells mines, the total in the
+    header): one component of over 1,000 cells counted by mines. The exact count held a polynomial of
+    a coefficient per cell decided, each a bit per cell wide, for every state: gigabytes, then a
+    MemoryError traceback under ``ulimit -v``. Now under a 2 GiB address-space limit it answers, and
+    the count is the library's."""
+    import random
+    import resource
+    import subprocess
+    import sys
+
+    from bruteforce_puzzle import clue_strip
+
+    from cpsolve.deduce import Position, count_of
+
+    clues, unknown, total = clue_strip(10, 300, "rows", 0.5, random.Random(0))
+    rows = ["".join(str(clues[(r, c)]) if (r, c) in clues else "." for c in range(300)) for r in range(10)]
+    path = tmp_path / "strip.txt"
+    path.write_text(f"10 300 {total}\n" + "\n".join(rows) + "\n")
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    command = [sys.executable, "-m", "cpsolve", "puzzle", str(path), "--count", "--format", "json"]
+    done = subprocess.run(
+        [*command, "--time-limit", "300"], capture_output=True, text=True, preexec_fn=limited, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 600_000  # KiB; about 150 MB here
+    position = Position(10, 300, clues, frozenset(), frozenset(unknown), total)
+    assert json.loads(done.stdout)["count"] == count_of(position)

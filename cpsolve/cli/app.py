@@ -121,6 +121,13 @@ class _ReportingGroup(TyperGroup):
         except _ClickUsageError as error:  # click refused an option's value: it echoes the value whole
             error.message = one_line(error.message)
             raise
+        except MemoryError:
+            # the machine (or a ulimit) refused the memory the work asked for: the environment
+            # cannot serve this input, which the user can act on, so one line and not a traceback
+            raise fail(
+                "out of memory: the machine or its limits (ulimit -v) refused the memory this input needs",
+                EXIT_BAD_INPUT,
+            ) from None
         except BrokenPipeError:
             # the reader went away (`| head`): it has what it wanted; say nothing more
             _silence_stdout()

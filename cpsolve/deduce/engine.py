@@ -105,11 +105,16 @@ def weights_py(
     """:func:`weights` by :func:`cpsolve.deduce.weigh` (exact counts, turned into floats at the end)."""
     from math import log
 
-    from cpsolve.deduce.weights import solution_of, weigh
+    from cpsolve.deduce.weights import weigh, weigh_and_solve
 
     grid = _grid(state, offsets)
     position = view_position(bytes(state), bytes(shown), grid, total)
-    answer = weigh(position, deadline)
+    solution = None
+    if placement_out is None:
+        answer = weigh(position, deadline)
+    else:  # the weights and a solution from the same counts, one walk back for both
+        found = weigh_and_solve(position, deadline)
+        answer, solution = found if found is not None else (None, None)
     mine_out[:] = -1.0
     safe_out[:] = -1.0
     if answer is None:
@@ -118,9 +123,9 @@ def weights_py(
         index = grid.index(*cell)
         mine_out[index] = float(Fraction(w, answer.count))
         safe_out[index] = float(Fraction(answer.count - w, answer.count))
-    if placement_out is not None:
+    if placement_out is not None and solution is not None:
         placement_out[:] = bytes(len(placement_out))
-        for cell in solution_of(position, deadline) or ():
+        for cell in solution:
             placement_out[grid.index(*cell)] = 1
     return OK, log(answer.count)
 
