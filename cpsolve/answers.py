@@ -137,15 +137,15 @@ class PuzzleRead:
 
 
 def read_puzzle_timed(source: Source, time_limit: float) -> PuzzleRead:
-    """Read one clue puzzle, timing the reading (a bad input raises InputError whatever the limit).
+    """Read one clue puzzle, timing the reading (a bad input raises InputError).
 
-    The reading is a few array operations however large the puzzle, so it needs no look at the
-    clock; its time counts against the puzzle's `time_limit`.
+    The reading's time counts against the puzzle's `time_limit`; it reads the clock every few hundred
+    lines and raises TimeLimitError when the limit runs out while it reads (a puzzle of 10^8 cells).
     """
     from cpsolve.formats.puzzle import read_puzzle
 
     began = time.perf_counter()
-    item = read_puzzle(source)
+    item = read_puzzle(source, began + time_limit)
     return PuzzleRead(item, time.perf_counter() - began)
 
 
@@ -184,7 +184,7 @@ class PuzzleAnswer:
         """
         from cpsolve.formats.puzzle import puzzle_text
 
-        return puzzle_text(self.puzzle, self.puzzle.position, self.analysis, solution=solution, width=width)
+        return puzzle_text(self.puzzle, self.puzzle.view, self.analysis, solution=solution, width=width)
 
 
 def puzzle(

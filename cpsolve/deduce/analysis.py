@@ -132,12 +132,15 @@ def analyse(
     try:
         check_deadline(deadline)
         fast = engine.answer(view, deadline)
+        # the compiled engine reads no clock (seconds on a board of millions of cells): past the
+        # deadline now, nothing more is built
+        check_deadline(deadline)
         if fast is None:
             return Analysis(Status.IMPOSSIBLE, count=0 if count else None)
         weights: Weights | None = None
         exact_count: int | None = None
         if count or exact:
-            given = position if isinstance(position, Position) else view.position()
+            given = position if isinstance(position, Position) else view.position(deadline)
             if exact:
                 weights = weigh(given, deadline)
                 exact_count = weights.count if weights is not None else 0

@@ -20,16 +20,18 @@ Example:
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
+from itertools import chain
 from typing import Any
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.deduce import Analysis, Position, View
-from cpsolve.errors import InputError
-from cpsolve.formats.grids import ruled, ruled_width
+from cpsolve.errors import InputError, TimeLimitError, check_deadline
+from cpsolve.formats.grids import ruled_rows, ruled_width
 from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.formats.values import ascii_int
 from cpsolve.outcome import Status
@@ -129,6 +131,8 @@ def _fields(text: str) -> list[str]:
 
 def _row_cells(text: str, name: str, line: int) -> str:
     """The cells of one grid row, written as characters or as space-separated tokens, one character each."""
+    if _CELL_CHARS.issuperset(text):
+        return text  # a row of characters (the set test runs in C; splitting each row took seconds)
     if not _ROW_CHARS.issuperset(text):
         cell = 0
         for ch in text:
@@ -146,10 +150,16 @@ def _row_cells(text: str, name: str, line: int) -> str:
     return "".join(fields)
 
 
-def _grid(lines: list[tuple[int, str]], name: str) -> list[str]:
-    """Rows of cells, all the same width, or InputError at the first row that differs."""
+def _grid(lines: list[tuple[int, str]], name: str, deadline: float | None = None) -> list[str]:
+    """Rows of cells, all the same width, or InputError at the first row that differs.
+
+    Raises:
+        TimeLimitError: The deadline passed (read every :data:`_ROWS_A_LOOK` rows).
+    """
     rows: list[str] = []
     for number, text in lines:
+        if rows and not len(rows) % _ROWS_A_LOOK:
+            _check_reading(deadline, name)
         cells = _row_cells(text, name, number)
         if rows and len(cells) != len(rows[0]):
             raise InputError(f"row has {counted(len(cells), 'cell')}, the first row has {len(rows[0])}", name, number)
@@ -180,7 +190,16 @@ def _header(lines: list[tuple[int, str]]) -> tuple[tuple[int, int, int | None], 
     return None
 
 
-def read_puzzle(path: Source) -> PuzzleInput:
+#: Reading looks at the clock once every this many lines (a few milliseconds of a 3000-column puzzle).
+_ROWS_A_LOOK = 256
+
+
+def _check_reading(deadline: float | None, name: str) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeLimitError(f"{name}: the time limit ran out while reading it")
+
+
+def read_puzzle(path: Source, deadline: float | None = None) -> PuzzleInput:
     """Read one clue puzzle.
 
     A first line (or two) of numbers is a header when the grid after it has the shape it says;
@@ -189,17 +208,26 @@ def read_puzzle(path: Source) -> PuzzleInput:
 
     Args:
         path: The file, ``-`` for standard input, or a :class:`cpsolve.formats.lines.TextSource`.
+        deadline: A ``time.perf_counter()`` value, read every few hundred lines: a 3000 x 3000
+            puzzle reads in about half a second, and the largest (10^8 cells) in seconds.
 
     Raises:
         InputError: Naming the file and line: ragged rows, another character, a header that
             disagrees with the grid or states a negative total, a digit 9, an empty or binary file.
+        TimeLimitError: The deadline passed while reading (its message names the file).
     """
     name = display_name(path)
-    lines = [(number, text.strip(_SEPARATORS)) for number, text in read_lines(path) if text.strip(_SEPARATORS)]
+    lines = []
+    for number, text in read_lines(path):
+        if not number % _ROWS_A_LOOK:
+            _check_reading(deadline, name)
+        stripped = text.strip(_SEPARATORS)
+        if stripped:
+            lines.append((number, stripped))
     header = _header(lines)
     total = None
     if header is None:
-        rows = _grid(lines, name)
+        rows = _grid(lines, name, deadline)
     else:
         (height, width, total), used = header
         header_line = lines[0][0]
@@ -208,7 +236,7 @@ def read_puzzle(path: Source) -> PuzzleInput:
             # ``R C`` alone: a header missing its grid (two lone numbers on two lines are a grid)
             raise InputError(f"header says {_shown(height)}x{_shown(width)}, but no grid follows", name, header_line)
         try:
-            rows = _grid(rest, name) if rest else []
+            rows = _grid(rest, name, deadline) if rest else []
             failure = None
         except InputError as error:
             rows, failure = [], error
@@ -221,7 +249,7 @@ def read_puzzle(path: Source) -> PuzzleInput:
             try:
                 if not same_form:
                     raise InputError("")
-                rows = _grid(lines, name)
+                rows = _grid(lines, name, deadline)
                 total = None
             except InputError:
                 if height < 1 or width < 1:
@@ -290,38 +318,16 @@ def _view(rows: list[str], total: int | None) -> View:
     return View(grid, bytearray(state.tobytes()), bytearray(shown.tobytes()), -1 if total is None else total)
 
 
-def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int]], str]] = ()) -> Any:
-    """The position drawn as a numpy array of characters: clues, ``*`` known mines, ``.`` unknown, ``#`` no cell.
+def _as_view(position: Position | View) -> View:
+    return position if isinstance(position, View) else View.from_position(position)
 
-    Args:
-        position: The position.
-        marks: (cells, character) pairs drawn over it, in order.
-    """
+
+def _chars(view: View) -> Any:
+    """The position as a rows x cols numpy array of character codes: clues, ``*`` known mines, ``.``
+    unknown, ``#`` no cell. A few array operations: a 3000 x 3000 board drawn from Python sets of
+    cells took minutes and gigabytes."""
     import numpy as np
 
-    grid = np.full((position.rows, position.cols), HOLE, dtype="<U2")  # a mark may be a percentage
-
-    def put(cells: Iterable[tuple[int, int]], values: Any) -> None:
-        cells = list(cells)
-        if cells:
-            rows, cols = zip(*cells, strict=True)
-            grid[list(rows), list(cols)] = values
-
-    put(position.unknown, SAFE)
-    put(position.known_mines, MINE)
-    put(position.clues.keys(), [str(value) for value in position.clues.values()])
-    for cells, ch in marks:
-        put(cells, ch)
-    return grid
-
-
-def draw_solution(position: Position | View, solution: frozenset[tuple[int, int]]) -> list[str]:
-    """The solved grid: clues kept, ``*`` every mine, ``.`` safe unknown cells, ``#`` no cell."""
-    if isinstance(position, Position):
-        return ["".join(row) for row in _char_grid(position, [(solution, MINE)])]
-    import numpy as np
-
-    view = position
     grid = view.grid
     state = grid.inner(np.frombuffer(view.state, dtype=np.uint8))
     shown = grid.inner(np.frombuffer(view.shown, dtype=np.uint8))
@@ -330,29 +336,64 @@ def draw_solution(position: Position | View, solution: frozenset[tuple[int, int]
     chars[state == FLAGGED] = ord(MINE)
     clues = state == CLEARED
     chars[clues] = shown[clues] + ord("0")
-    if solution:
-        rows, cols = zip(*solution, strict=True)
-        chars[list(rows), list(cols)] = ord(MINE)
+    return chars
+
+
+def _put(chars: Any, cells: Iterable[tuple[int, int]], ch: str) -> None:
+    """Draw character `ch` on `cells` of a character array."""
+    import numpy as np
+
+    listed = cells if isinstance(cells, list) else list(cells)
+    if listed:
+        at = np.fromiter(chain.from_iterable(listed), dtype=np.int64, count=2 * len(listed)).reshape(-1, 2)
+        chars[at[:, 0], at[:, 1]] = ord(ch)
+
+
+def _lines(chars: Any) -> list[str]:
+    """The rows of a character array as text."""
+    width = chars.shape[1]
     text = chars.tobytes().decode("ascii")
-    width = grid.cols
     return [text[k : k + width] for k in range(0, len(text), width)]
 
 
-def draw_position(position: Position) -> list[str]:
+def draw_solution(position: Position | View, solution: frozenset[tuple[int, int]]) -> list[str]:
+    """The solved grid: clues kept, ``*`` every mine, ``.`` safe unknown cells, ``#`` no cell."""
+    chars = _chars(_as_view(position))
+    _put(chars, solution, MINE)
+    return _lines(chars)
+
+
+def draw_position(position: Position | View) -> list[str]:
     """The position in the puzzle format, a character a cell: clues, ``*`` known mines, ``.`` unknown, ``#`` no cell."""
-    return ["".join(row) for row in _char_grid(position)]
+    return _lines(_chars(_as_view(position)))
 
 
-def position_json(position: Position) -> dict[str, Any]:
+def position_json(position: PuzzleInput | Position | View, deadline: float | None = None) -> dict[str, Any]:
     """A position as read, every way of writing it made one (the web app's Analyse page draws it).
 
-    Keys: ``rows``, ``cols``, ``total_mines`` (null without a total) and ``grid`` (:func:`draw_position`).
+    Args:
+        position: The position: as read (:func:`read_puzzle`), or its view or Position.
+        deadline: A ``time.perf_counter()`` value, read before the position is drawn (the drawing is
+            a few array operations on the view).
+
+    Returns:
+        ``rows``, ``cols``, ``total_mines`` (null without a total) and ``grid`` (:func:`draw_position`).
+
+    Raises:
+        TimeLimitError: The deadline passed.
+
+    Example:
+        >>> from cpsolve.formats.lines import TextSource
+        >>> position_json(read_puzzle(TextSource("position", "1 3 1\\n1 . ?\\n")))
+        {'rows': 1, 'cols': 3, 'total_mines': 1, 'grid': ['1..']}
     """
+    view = position.view if isinstance(position, PuzzleInput) else _as_view(position)
+    check_deadline(deadline)
     return {
-        "rows": position.rows,
-        "cols": position.cols,
-        "total_mines": position.total,
-        "grid": draw_position(position),
+        "rows": view.grid.rows,
+        "cols": view.grid.cols,
+        "total_mines": None if view.total < 0 else view.total,
+        "grid": draw_position(view),
     }
 
 
@@ -424,31 +465,37 @@ def _where(cells: Iterable[tuple[int, int]]) -> str:
     return ", ".join(f"({r + 1},{c + 1})" for r, c in cells)
 
 
-def _board(grid: Any, cell_width: int) -> list[str]:
-    """A character grid drawn with its row and column numbers, each cell right-aligned in `cell_width`."""
-    return ruled([[f"{ch:>{cell_width - 1}} " for ch in row] for row in grid], cell_width)
+def _board(chars: Any, cell_width: int, high: Any = None) -> list[str]:
+    """A character array drawn with its row and column numbers, each cell's text right-aligned in
+    `cell_width` less one characters, then a space; `high`, for three-character cells, holds each
+    cell's first character (a space, or the tens of a percentage)."""
+    import numpy as np
+
+    rows, cols = chars.shape
+    cells = np.full((rows, cols, cell_width), ord(" "), dtype=np.uint8)
+    cells[:, :, cell_width - 2] = chars
+    if high is not None:
+        cells[:, :, 0] = high
+    return ruled_rows(_lines(cells.reshape(rows, cols * cell_width)), cols, cell_width)
 
 
-def _certain_lines(position: Position, safe: frozenset[tuple[int, int]], mine: frozenset[tuple[int, int]]) -> list[str]:
+def _covered(view: View) -> int:
+    import numpy as np
+
+    return int(np.count_nonzero(np.frombuffer(view.state, dtype=np.uint8) == COVERED))
+
+
+def _certain_lines(view: View, safe: frozenset[tuple[int, int]], mine: frozenset[tuple[int, int]]) -> list[str]:
     """What holds in every solution, drawn on the board."""
-    undecided = len(position.unknown) - len(safe) - len(mine)
+    undecided = _covered(view) - len(safe) - len(mine)
+    chars = _chars(view)
+    _put(chars, safe, SURELY_SAFE)
+    _put(chars, mine, SURELY_MINE)
     return [
         f"certain: {counted(len(safe), 'safe cell')} ({SURELY_SAFE}), {counted(len(mine), 'mine')} ({SURELY_MINE}), "
         f"{undecided} undecided ({SAFE})",
-        *_board(_char_grid(position, [(safe, SURELY_SAFE), (mine, SURELY_MINE)]), 2),
+        *_board(chars, 2),
     ]
-
-
-def _chance_mark(chance: float | Fraction, percent: bool) -> str:
-    """A cell's chance of a mine: its mark when certain; else the percentage rounded into 1-99, or
-    the tenths rounded down (0 to 9)."""
-    if chance == 0:
-        return SURELY_SAFE
-    if chance == 1:
-        return SURELY_MINE
-    if percent:
-        return str(min(99, max(1, round(float(chance) * 100))))
-    return str(min(9, int(float(chance) * 10 + 1e-9)))  # 0.3 in doubles is just under 3/10
 
 
 def percent_width(cols: int) -> int:
@@ -456,16 +503,73 @@ def percent_width(cols: int) -> int:
     return ruled_width(cols, 3)
 
 
-def _chance_lines(position: Position, chances: Mapping[tuple[int, int], float | Fraction], width: int) -> list[str]:
+def _chance_grid(view: View, chances: Mapping[tuple[int, int], float | Fraction]) -> tuple[Any, Any, Any]:
+    """The chances as a rows x cols array of doubles (NaN off the unknown cells), and where they are
+    exactly 0 and exactly 1 (an exact chance a hair above 0 may be 0.0 as a double)."""
+    import numpy as np
+
+    from cpsolve.deduce import Chances
+
+    if isinstance(chances, Chances):
+        values = chances.grid
+        return values, values == 0.0, values == 1.0
+    shape = (view.grid.rows, view.grid.cols)
+    values = np.full(shape, np.nan)
+    safe, mine = np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool)
+    for (row, col), chance in chances.items():
+        values[row, col] = float(chance)
+        safe[row, col], mine[row, col] = chance == 0, chance == 1
+    return values, safe, mine
+
+
+def _lowest(chances: Mapping[tuple[int, int], float | Fraction], values: Any, open_cells: Any) -> tuple[Any, list]:
+    """The lowest chance below certainty, and the cells that have it, in reading order.
+
+    The fast engine's chances are doubles: cells whose chances are equal may differ in the last bits
+    (1/8 as 0.12499999999999976), so the cells within a billionth of the lowest are named; exact
+    chances are compared exactly.
+    """
+    import numpy as np
+
+    from cpsolve.deduce import Chances
+
+    if isinstance(chances, Chances):
+        lowest = float(values[open_cells].min())
+        rows, cols = np.nonzero(open_cells & (values - lowest <= lowest * 1e-9))
+        return lowest, list(zip(rows.tolist(), cols.tolist(), strict=True))
+    exact = [(chance, cell) for cell, chance in chances.items() if 0 < chance < 1]
+    least = min(chance for chance, _ in exact)
+    near = least * 1e-9 if isinstance(least, float) else 0
+    return least, sorted(cell for chance, cell in exact if chance - least <= near)
+
+
+def _chance_lines(view: View, chances: Mapping[tuple[int, int], float | Fraction], width: int) -> list[str]:
     """The chance of a mine on every unknown cell, as percentages where `width` holds three columns a
-    cell (else tenths), the lowest chance in full, and where the exact values are."""
-    percent = position.cols < 100 and percent_width(position.cols) <= width
-    marks: dict[str, list[tuple[int, int]]] = {}
-    for cell, chance in chances.items():
-        marks.setdefault(_chance_mark(chance, percent), []).append(cell)
-    grid = _char_grid(
-        position, [(position.clues.keys(), CLUE_IN_CHANCES), *((cells, mark) for mark, cells in marks.items())]
-    )
+    cell (else tenths), the lowest chance in full, and where the exact values are.
+
+    A cell's mark: ``S`` or ``M`` when certain; else its percentage rounded into 1-99, or its tenths
+    rounded down (0 to 9; 0.3 in doubles is just under 3/10, hence a billionth added).
+    """
+    import numpy as np
+
+    cols = view.grid.cols
+    percent = cols < 100 and percent_width(cols) <= width
+    values, safe, mine = _chance_grid(view, chances)
+    open_cells = ~np.isnan(values) & ~safe & ~mine
+    low = _chars(view)  # each cell's last character: its mark, or what the position shows
+    low[(low >= ord("0")) & (low <= ord("8"))] = ord(CLUE_IN_CHANCES)
+    low[safe] = ord(SURELY_SAFE)
+    low[mine] = ord(SURELY_MINE)
+    high = None
+    if percent:
+        shown = np.clip(np.rint(np.where(open_cells, values, 0.0) * 100), 1, 99).astype(np.uint8)
+        low[open_cells] = ord("0") + shown[open_cells] % 10
+        high = np.full(low.shape, ord(" "), dtype=np.uint8)
+        tens = open_cells & (shown >= 10)
+        high[tens] = ord("0") + shown[tens] // 10
+    else:
+        tenths = np.minimum(9, np.floor(np.where(open_cells, values, 0.0) * 10 + 1e-9)).astype(np.uint8)
+        low[open_cells] = ord("0") + tenths[open_cells]
     scale = (
         "chance of a mine in percent, rounded (1 to 99 when not certain);"
         if percent
@@ -475,28 +579,23 @@ def _chance_lines(position: Position, chances: Mapping[tuple[int, int], float | 
         scale,
         f"{SURELY_SAFE} safe and {SURELY_MINE} a mine in every solution, {CLUE_IN_CHANCES} a clue, "
         f"{MINE} a known mine, {HOLE} no cell",
-        *_board(grid, 3 if percent else 2),
+        *_board(low, 3 if percent else 2, high),
     ]
-    open_chances = [(chance, cell) for cell, chance in chances.items() if 0 < chance < 1]
-    if open_chances:
-        lowest = min(chance for chance, _ in open_chances)
-        # the fast engine's chances are doubles: cells whose chances are equal may differ in the last
-        # bits (1/8 as 0.12499999999999976), so the cells within a billionth of the lowest are named
-        near = lowest * 1e-9 if isinstance(lowest, float) else 0
-        cells = sorted(cell for chance, cell in open_chances if chance - lowest <= near)
+    if open_cells.any():
+        lowest, cells = _lowest(chances, values, open_cells)
         more = len(cells) - _LOWEST_SHOWN
         named = _where(cells[:_LOWEST_SHOWN]) + (f" and {more} more" if more > 0 else "")
         lines.append(f"lowest chance: {float(lowest) * 100:.1f}% at {named}")
-    if percent or position.cols >= 100:
+    if percent or cols >= 100:
         lines.append("each cell's chance in full: --format json --probabilities")
     else:
-        lines.append(f"in percent from --width {percent_width(position.cols)}; in full: --format json --probabilities")
+        lines.append(f"in percent from --width {percent_width(cols)}; in full: --format json --probabilities")
     return lines
 
 
 def puzzle_text(
     puzzle: PuzzleInput,
-    position: Position,
+    position: Position | View,
     analysis: Analysis,
     *,
     solution: bool | None = None,
@@ -508,39 +607,43 @@ def puzzle_text(
     solution, ``.`` undecided); then the chance of a mine on each unknown cell, one mark a cell:
     its percentage where `width` holds three columns a cell, else its tenths (rounded down), with
     the lowest chance in full; then one solution, labelled as one of several when the count says
-    so. The boards carry their row and column numbers (1-based, as every cell in the text).
+    so. The boards carry their row and column numbers (1-based, as every cell in the text). Drawn
+    from the flat view in array operations, so a board of millions of cells takes seconds.
 
     Args:
         puzzle: The file read (its name and kind).
-        position: The position analysed (its total after ``--mines`` / ``--no-total``).
+        position: The position analysed (its total after ``--mines`` / ``--no-total``): its view, or
+            the Position.
         analysis: The engine's answer.
         solution: Show the solution: by default for a clue puzzle and not for a game position,
             whose one solution among many is no help to a player.
         width: The columns the answer may use (the chances are drawn as percentages when they fit).
     """
-    total = "no total" if position.total is None else counted(position.total, "mine")
+    view = _as_view(position)
+    rows, cols = view.grid.rows, view.grid.cols
+    total = "no total" if view.total < 0 else counted(view.total, "mine")
     game = puzzle.kind == GAME_POSITION
     word = "game position" if game and analysis.status is Status.POSSIBLE else STATUS_WORDS[analysis.status]
-    lines = [f"{puzzle.name}: {position.rows}x{position.cols}, {total}: {word.replace('_', ' ')}"]
+    lines = [f"{puzzle.name}: {rows}x{cols}, {total}: {word.replace('_', ' ')}"]
     if analysis.status is Status.UNKNOWN:
         lines[0] += " (time limit reached)"
         return lines
     if analysis.count is not None:
         lines.append(f"solutions: {decimal_text(analysis.count)}")
     if analysis.surely_safe is not None and analysis.surely_mine is not None:
-        lines.extend(_certain_lines(position, analysis.surely_safe, analysis.surely_mine))
+        lines.extend(_certain_lines(view, analysis.surely_safe, analysis.surely_mine))
     if analysis.probabilities is not None:
-        lines.extend(_chance_lines(position, analysis.probabilities, width))
+        lines.extend(_chance_lines(view, analysis.probabilities, width))
     if analysis.solution is not None and (solution if solution is not None else not game):
         unique = analysis.count == 1 or (
             analysis.surely_safe is not None
             and analysis.surely_mine is not None
-            and len(analysis.surely_safe) + len(analysis.surely_mine) == len(position.unknown)
+            and len(analysis.surely_safe) + len(analysis.surely_mine) == _covered(view)
         )
         if unique:
             lines.append(f"the solution ({MINE} mine, {SAFE} safe; the only one):")
         else:
             others = "others exist" if analysis.count is not None else "there may be others"
             lines.append(f"a solution ({MINE} mine, {SAFE} safe; {others}):")
-        lines.extend(draw_solution(position, analysis.solution))
+        lines.extend(draw_solution(view, analysis.solution))
     return lines
