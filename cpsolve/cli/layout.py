@@ -68,9 +68,15 @@ def layout(
     ] = None,
     time_limit: Annotated[float, typer.Option(help="Seconds per case before giving up (exit 3 / Unknown).")] = 60.0,
     workers: Annotated[
-        int | None, typer.Option(help=f"CP-SAT search workers, 1-{MAX_WORKERS} (default: the benchmarked best).")
+        int | None,
+        typer.Option(
+            help=f"CP-SAT search threads, 1-{MAX_WORKERS}, at least 2 used (default: 8; the row model of "
+            "staircase runs on one). The board does not depend on them."
+        ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Random seed for the search.")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="Random seed for the search: the same seed gives the same board (see 'repeatable').")
+    ] = 0,
     solver: Annotated[
         str | None, typer.Option(help="MiniZinc solver for --backend minizinc (default: gecode).")
     ] = None,

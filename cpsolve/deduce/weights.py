@@ -220,16 +220,16 @@ def _weights_free(
 
 def _product_width(ways: list[list[int]]) -> int:
     """A packing width no coefficient of the product of these polynomials fills: each is at most
-    the product of their plain counts (the sums of their coefficients)."""
-    return sum(sum(split).bit_length() for split in ways) + 1
+    the product of their plain counts (the sums of their coefficients); whole bytes, for :func:`_packed`."""
+    bits = sum(sum(split).bit_length() for split in ways) + 1
+    return (bits + 7) // 8 * 8
 
 
 def _packed(split: list[int], width: int) -> int:
-    """A polynomial's coefficients packed into one integer at `width` bits each."""
-    packed = 0
-    for w in reversed(split):
-        packed = (packed << width) | w
-    return packed
+    """A polynomial's coefficients packed into one integer at `width` bits each (a multiple of 8),
+    joined as bytes: shifting one growing integer per coefficient took time quadratic in its size."""
+    size = width // 8
+    return int.from_bytes(b"".join(w.to_bytes(size, "little") for w in split), "little")
 
 
 def _weights_with_total(
