@@ -9,8 +9,14 @@ compared with the feasibility rule. Usage:
     python benchmarks/cp_layout.py --click-centre   # pinned click at the centre of 50x50
     python benchmarks/cp_layout.py --dominance none --phases relaxation   # the relaxation, then the model
     python benchmarks/cp_layout.py --dominance none --phases none --encoding flow   # the model alone
+    python benchmarks/cp_layout.py --compare-search   # the deterministic search against CP-SAT's own portfolio
 
-Prints one line per case, then a summary (total, median, worst, undecided, disagreements).
+Prints one line per case, then a summary (total, median, worst, undecided, disagreements). With
+``--compare-search`` every case is solved three more times, the order turning from case to case:
+with the model phase's deterministic search (``cpsolve.layout.cpsat.DETERMINISTIC_SEARCH``, the
+default), with CP-SAT's own portfolio on the same workers (as before it), and with CP-SAT on one
+thread (which repeats too, but would make ``--workers`` pointless); the summary gives each one's
+total and undecided cases, the ratios to the portfolio, and how many boards differ from its.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import platform
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -45,8 +52,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="write per-case results here")
     parser.add_argument("--phases", default="all", help="all, none, or a list such as bounds,relaxation,model")
     parser.add_argument("--model", default="strong", choices=("strong", "textbook"))
+    parser.add_argument("--compare-search", action="store_true", help="each case with both searches, in turn")
     args = parser.parse_args()
-    from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
+    from cpsolve.layout import cpsat  # imported before timing: OR-Tools takes a second
 
     if args.click_centre:
         problems = [LayoutProblem(50, 50, m, click=(24, 24)) for m in (1, 10, 100, 1000, 2000, 2480)]
@@ -65,8 +73,27 @@ def main() -> None:
     )
     rows = []
     used: dict[str, set] = {"encoding": set(), "dominance": set(), "workers": set()}  # where a case reached CP-SAT
+    searches = {  # name: (the deterministic search, workers)
+        "deterministic": (True, args.workers),
+        "portfolio": (False, args.workers),
+        "one thread": (False, 1),
+    }
+    compared = {name: {"seconds": 0.0, "undecided": 0, "boards differ": 0} for name in searches}
     started = time.perf_counter()
-    for problem in problems:
+    for index, problem in enumerate(problems):
+        if args.compare_search:
+            boards = {}
+            names = list(searches)
+            for name in names[index % 3 :] + names[: index % 3]:
+                cpsat.DETERMINISTIC_SEARCH, workers = searches[name]
+                case_start = time.perf_counter()
+                result = solve(problem, "cp", replace(options, workers=workers))
+                compared[name]["seconds"] += time.perf_counter() - case_start
+                compared[name]["undecided"] += result.status is Status.UNKNOWN
+                boards[name] = None if result.board is None else result.board.to_rows()
+            cpsat.DETERMINISTIC_SEARCH = True
+            for name in searches:
+                compared[name]["boards differ"] += boards[name] != boards["portfolio"]
         case_start = time.perf_counter()
         result = solve(problem, "cp", options)
         seconds = time.perf_counter() - case_start
@@ -107,6 +134,17 @@ def main() -> None:
         "disagreements": sum(not row["agrees"] for row in rows),
         "phases": dict(collections.Counter(str(row["phase"]) for row in rows)),
     }
+    if args.compare_search:
+        base = max(compared["portfolio"]["seconds"], 1e-9)
+        summary["compare_search"] = {
+            name: {
+                "seconds": round(figures["seconds"], 2),
+                "ratio to portfolio": round(figures["seconds"] / base, 3),
+                "undecided": figures["undecided"],
+                "boards differ from portfolio's": figures["boards differ"],
+            }
+            for name, figures in compared.items()
+        }
     print(json.dumps(summary))
     if args.json:
         args.json.write_text(json.dumps({"summary": summary, "cases": rows}, indent=1))

@@ -16,6 +16,7 @@ import random
 import time
 
 from cpsolve.deduce import count as count_module
+from cpsolve.deduce import frontier as frontier_module
 from cpsolve.deduce.count import count_component
 from cpsolve.deduce.position import Position, reduce_position
 from cpsolve.deduce.search import enumerate_component
@@ -36,8 +37,8 @@ def random_position(size: int, rng: random.Random) -> Position:
 
 def widest(component) -> int:
     """The most states any DP step holds (by counting with the limit lifted)."""
-    order = count_module.frontier_order(component)
-    steps = count_module._steps(component, order)
+    order = frontier_module.frontier_order(component)
+    steps = frontier_module.steps_along(component, order)
     layer = {(): 0}
     most = 1
     for step in steps:

@@ -5,7 +5,7 @@
 Positions: random clue puzzles (square boards, 20% mines, each safe cell shown with probability
 0.5, no total), and bands with a clue at every other row and column (no game reveals them, a
 puzzle can; their components run the band's length). For each, the exact count and backbone
-(``analyse``) is timed with each ranking of ``cpsolve.deduce.count._RANKINGS`` alone (plain
+(``analyse``) is timed with each ranking of ``cpsolve.deduce.frontier.RANKINGS`` alone (plain
 "balance" is the order cpsolve used before the choice) and with ``frontier_order``'s choice; a
 component whose DP outgrows ``MAX_STATES`` goes to CP-SAT enumeration as usual, and past --cap
 seconds the run counts as unfinished. All finished runs must agree on the count.
@@ -21,7 +21,7 @@ import time
 from dp_vs_cpsat import random_position  # the same random puzzles (run from benchmarks/)
 
 from cpsolve.deduce import Position, analyse
-from cpsolve.deduce import count as count_module
+from cpsolve.deduce import frontier as frontier_module
 from cpsolve.outcome import Status
 
 
@@ -52,8 +52,8 @@ def main() -> None:
         (f"band {rows}x{cols}", band_position(rows, cols, density, rng))
         for rows, cols, density in ((3, 301, 0.3), (3, 1001, 0.3), (5, 201, 0.3), (7, 101, 0.2))
     ]
-    rankings = list(count_module._RANKINGS)
-    all_rankings = dict(count_module._RANKINGS)
+    rankings = list(frontier_module.RANKINGS)
+    all_rankings = dict(frontier_module.RANKINGS)
     print(
         f"python {platform.python_version()}, {platform.machine()}; "
         f"seconds per count + backbone, cap {options.cap:.0f} s"
@@ -63,11 +63,11 @@ def main() -> None:
     for label, position in cases:
         row, counts = [], set()
         for name in rankings:
-            count_module._RANKINGS = {name: all_rankings[name]}
+            frontier_module.RANKINGS = {name: all_rankings[name]}
             seconds, count = timed(position, options.cap)
             row.append(f"{seconds:>17}")
             counts.add(count)
-        count_module._RANKINGS = all_rankings
+        frontier_module.RANKINGS = all_rankings
         seconds, count = timed(position, options.cap)
         counts.add(count)
         if len(counts - {None}) > 1:

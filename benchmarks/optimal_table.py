@@ -62,7 +62,7 @@ def compare(args: tuple[int, int, int, str, str, int]) -> dict:
     """One board, rule and first click: the comparison, with the positions drawn and the seconds it took."""
     rows, cols, mines, start, where, count = args
     from cpsolve.errors import InputError
-    from cpsolve.formats.puzzle import draw_position
+    from cpsolve.formats.puzzle_output import draw_position
     from cpsolve.play.optimal import compare_with_optimum
 
     first = first_click(rows, cols, where)

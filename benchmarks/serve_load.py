@@ -55,7 +55,7 @@ from typing import Any
 
 def expert_positions(count: int, seed: int) -> list[str]:
     """Expert positions in the puzzle format: deal k (seed + k) played 5 + 3k mod 40 steps by the hints, unfinished."""
-    from cpsolve.formats.puzzle import draw_position
+    from cpsolve.formats.puzzle_output import draw_position
     from cpsolve.play import assist
     from cpsolve.play.session import Dealer, Session
 

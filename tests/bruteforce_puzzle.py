@@ -72,18 +72,23 @@ def random_puzzle(rng: random.Random, max_unknown: int = 14):
     return rows, cols, clues, known, unknown, holes, board_mines
 
 
-def count_column_by_column(rows: int, cols: int, clues: dict, unknown: set) -> int:
-    """The number of solutions (no known mines, no total) of a board only a few rows high.
+def count_column_by_column(
+    rows: int, cols: int, clues: dict, unknown: set, total: int | None = None, known: frozenset = frozenset()
+) -> int:
+    """The number of solutions of a board only a few rows high (with `total` mines in all, known included).
 
     Assigns whole columns left to right, remembering the last two; a column's clues are checked
     once the column after it is assigned. Work grows with cols * 8**rows, so the board can be
-    long where :func:`solutions` could not enumerate it.
+    long where :func:`solutions` could not enumerate it. With a total, each count is a polynomial
+    in x (x^k: k mines so far) held as one integer, coefficient k at bit k * (rows * cols + 1).
     """
+    width = rows * cols + 1 if total is not None else 0  # a count of assignments is below 2^(rows * cols)
 
     def fillings(col):
         free = [row for row in range(rows) if (row, col) in unknown]
+        fixed = frozenset((row, col) for row in range(rows) if (row, col) in known)
         for bits in product((0, 1), repeat=len(free)):
-            yield frozenset((row, col) for row, bit in zip(free, bits, strict=True) if bit)
+            yield fixed | frozenset((row, col) for row, bit in zip(free, bits, strict=True) if bit)
 
     def clues_hold(col, mines):
         return all(
@@ -94,16 +99,40 @@ def count_column_by_column(rows: int, cols: int, clues: dict, unknown: set) -> i
 
     # ways[(column before, column)]: assignments of the columns so far, with their clues checked
     # up to the column before
-    ways = {(frozenset(), filling): 1 for filling in fillings(0)}
+    ways = {(frozenset(), filling): 1 << (len(filling) * width) for filling in fillings(0)}
     for col in range(1, cols + 1):
         following: dict = {}
         for (before, current), count in ways.items():
             for filling in fillings(col) if col < cols else [frozenset()]:
                 if clues_hold(col - 1, before | current | filling):
                     key = (current, filling)
-                    following[key] = following.get(key, 0) + count
+                    following[key] = following.get(key, 0) + (count << (len(filling) * width))
         ways = following
-    return sum(ways.values())
+    if total is None:
+        return sum(ways.values())
+    return (sum(ways.values()) >> (total * width)) & ((1 << width) - 1)
+
+
+def clue_strip(rows: int, cols: int, pattern: str, density: float, rng: random.Random):
+    """A strip of clues and covered cells with its total, as ``benchmarks/clue_strips.py`` builds them.
+
+    Mines at `density`; the cells shown are, by `pattern`: ``rows`` every other row, ``half`` each
+    cell with chance 1/2, ``checker`` a checkerboard, ``lattice`` every other row and column. A
+    shown cell that holds a mine stays covered, a shown safe cell shows its number.
+
+    Returns (clues, unknown, total).
+    """
+    mines = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < density}
+    shown_at = {
+        "rows": lambda r, c: r % 2 == 1,
+        "half": lambda r, c: rng.random() < 0.5,
+        "checker": lambda r, c: (r + c) % 2 == 0,
+        "lattice": lambda r, c: r % 2 == 1 and c % 2 == 1,
+    }[pattern]
+    shown = {(r, c) for r in range(rows) for c in range(cols) if shown_at(r, c)}
+    clues = {(r, c): sum(n in mines for n in neighbours((r, c))) for r, c in sorted(shown - mines)}
+    unknown = {(r, c) for r in range(rows) for c in range(cols)} - set(clues)
+    return clues, unknown, len(mines)
 
 
 def lattice_band(rows: int, cols: int, density: float, rng: random.Random):

@@ -281,3 +281,62 @@ def test_cp_batch_on_the_codejam_sample(runner, examples, tmp_path):
 def test_greedy_refuses_variants(runner):
     result = runner.invoke(app, ["layout", "4", "4", "3", "--click", "2,2", "--backend", "greedy"])
     assert result.exit_code == 2 and "greedy" in result.stderr
+
+
+def _template_problem(examples, name, mines):
+    from cpsolve.answers import layouts
+
+    return layouts.layout_problem([str(mines)], str(examples / "templates" / name))
+
+
+@pytest.mark.parametrize(
+    "name, mines, phases",
+    [
+        ("two_rooms.txt", 30, "none"),
+        ("two_rooms.txt", 20, "none"),
+        ("triangle.txt", 12, "none"),
+        ("two_rooms.txt", 30, "all"),
+    ],
+)
+def test_a_seeded_layout_repeats_whatever_the_workers(examples, name, mines, phases):
+    """The model's search is CP-SAT's deterministic one over a fixed portfolio: the same board on every
+    run and for every number of threads. CP-SAT's own portfolio raced its workers: the first of these
+    gave two different boards in six runs of one command."""
+    from cpsolve.answers import layouts
+    from cpsolve.layout import parse_phases
+
+    problem = _template_problem(examples, name, mines)
+    boards = set()
+    for workers in (1, 2, 1, 2, 3, 8):
+        options = SolveOptions(time_limit=120, workers=workers, seed=5, phases=parse_phases(phases))
+        answer = layouts.layout(problem, "cp", options)  # the library function the HTTP API calls
+        assert answer.result.status is Status.POSSIBLE and answer.result.repeatable
+        assert answer.json()["repeatable"] is True
+        boards.add(tuple(answer.result.board.to_rows()))
+    assert len(boards) == 1
+
+
+def test_an_answer_after_a_phase_ran_out_of_its_share_is_not_promised(monkeypatch):
+    """A board found after a phase stopped at its share of the time limit (not at its own end) could
+    differ on a faster or slower machine, and the answer says so; an Impossible is a proof and repeats;
+    an unknown never does."""
+    from cpsolve.layout import phases as phases_module
+
+    problem = LayoutProblem(6, 6, 20, click=(2, 2))
+    decided = cp(problem, dominance="none")
+    assert decided.status is Status.POSSIBLE and decided.repeatable  # the phases decide it within their shares
+    monkeypatch.setattr(phases_module, "QUICK_RESTARTS", 0)  # the quick growth tries nothing ...
+    real_grow = phases_module._grow
+
+    def out_of_share(run, reasoning, deadline, restarts, tree_deadline=None):
+        run.cut = True  # ... and the growth's share runs out with no board
+        return None
+
+    monkeypatch.setattr(phases_module, "_grow", out_of_share)
+    after_cut = cp(problem, dominance="none", phases=("heuristic", "model"))
+    assert after_cut.status is Status.POSSIBLE and not after_cut.repeatable
+    monkeypatch.setattr(phases_module, "_grow", real_grow)
+    impossible = cp(LayoutProblem(2, 4, 5), dominance="none")  # N = 3 on a board two wide
+    assert impossible.status is Status.IMPOSSIBLE and impossible.repeatable
+    unknown = cp(LayoutProblem(30, 30, 400), dominance="none", time_limit=0.001)
+    assert unknown.status is Status.UNKNOWN and not unknown.repeatable

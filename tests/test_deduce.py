@@ -8,14 +8,16 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from bruteforce_puzzle import count_column_by_column, lattice_band, neighbours, oracle, random_puzzle
+from bruteforce_puzzle import clue_strip, count_column_by_column, lattice_band, neighbours, oracle, random_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolve.deduce import Position, analyse, backbone, solution_of, weigh
+from cpsolve.deduce import Position, analyse, backbone, count_of, solution_of, weigh
 from cpsolve.deduce import count as count_module
+from cpsolve.deduce import frontier as frontier_module
 from cpsolve.deduce import search as search_module
 from cpsolve.deduce.position import reduce_position
+from cpsolve.deduce.weights import weigh_and_solve
 from cpsolve.outcome import Status
 
 
@@ -30,6 +32,7 @@ def _check_against_oracle(rows, cols, clues, known, unknown, total) -> None:
     if count == 0:
         assert answer.status is Status.IMPOSSIBLE
         assert backbone(position) is None
+        assert weigh_and_solve(position) is None and count_of(position) == 0
         return
     assert answer.status is Status.POSSIBLE
     assert answer.count == count
@@ -42,7 +45,10 @@ def _check_against_oracle(rows, cols, clues, known, unknown, total) -> None:
     assert exact.probabilities == probabilities
     assert exact.surely_safe == safe and exact.surely_mine == mine
     assert backbone(position) == (safe, mine)
-    for solution in (answer.solution, solution_of(position)):
+    assert count_of(position) == count
+    found = weigh_and_solve(position)
+    assert found is not None and found[0] == weigh(position)
+    for solution in (answer.solution, solution_of(position), found[1]):
         mines = solution | known
         assert solution <= unknown
         assert all(sum(n in mines for n in neighbours(cell)) == value for cell, value in clues.items())
@@ -68,10 +74,10 @@ def test_cpsat_fallback_counts_like_the_dp(monkeypatch):
             _check_against_oracle(rows, cols, clues, known, unknown, total)
 
 
-@pytest.mark.parametrize("ranking", sorted(count_module._RANKINGS))
+@pytest.mark.parametrize("ranking", sorted(frontier_module.RANKINGS))
 def test_every_frontier_order_counts_like_bruteforce(monkeypatch, ranking):
     # one ranking only, so the DP runs along the order that ranking walks
-    monkeypatch.setattr(count_module, "_RANKINGS", {ranking: count_module._RANKINGS[ranking]})
+    monkeypatch.setattr(frontier_module, "RANKINGS", {ranking: frontier_module.RANKINGS[ranking]})
     rng = random.Random(ranking)
     for _ in range(40):
         rows, cols, clues, known, unknown, _holes, board_mines = random_puzzle(rng, max_unknown=11)
@@ -95,6 +101,61 @@ def test_a_long_band_of_clues_is_counted_along_it(monkeypatch, rows, cols, densi
     answer = analyse(position, count=True, backbone=True)
     assert answer.count == count_column_by_column(rows, cols, clues, unknown)
     assert answer.surely_mine <= mines and not answer.surely_safe & mines
+
+
+def test_counting_in_blocks_matches_bruteforce(monkeypatch):
+    """Past KEEP_ALL_BYTES the programme keeps one layer a block and rebuilds the others on the way
+    back: with nothing kept, every component takes that path, its weights and its solution too."""
+    monkeypatch.setattr(count_module, "KEEP_ALL_BYTES", 0)
+    rng = random.Random(17)
+    for _ in range(60):
+        rows, cols, clues, known, unknown, _holes, board_mines = random_puzzle(rng, max_unknown=12)
+        for total in _totals(rng, board_mines):
+            _check_against_oracle(rows, cols, clues, known, unknown, total)
+
+
+@pytest.mark.parametrize("keep_all", [True, False])
+@pytest.mark.parametrize("pattern", ["rows", "half", "checker", "lattice"])
+@pytest.mark.parametrize("rows, cols", [(2, 9), (3, 6), (5, 4)])
+def test_strips_with_a_total_match_enumeration(monkeypatch, keep_all, pattern, rows, cols):
+    """Small clue strips with their total (the shape of the 10 x 300 strip that took the exact
+    count to gigabytes), against every assignment: count, certain cells, exact chances, a solution."""
+    if not keep_all:
+        monkeypatch.setattr(count_module, "KEEP_ALL_BYTES", 0)
+    rng = random.Random(f"{pattern} {rows}x{cols}")
+    for density in (0.2, 0.4):
+        clues, unknown, total = clue_strip(rows, cols, pattern, density, rng)
+        while len(unknown) > 12:  # within reach of enumeration: a hidden cell more becomes a hole
+            unknown.remove(rng.choice(sorted(unknown)))
+        for stated in (total, total + 1, None):
+            _check_against_oracle(rows, cols, clues, set(), unknown, stated)
+            position = Position(rows, cols, clues, frozenset(), frozenset(unknown), stated)
+            assert count_of(position) == oracle(clues, set(), unknown, stated)[0]
+
+
+@pytest.mark.parametrize("keep_all", [True, False])
+@pytest.mark.parametrize("pattern, density", [("half", 0.25), ("rows", 0.4), ("lattice", 0.3), ("checker", 0.4)])
+def test_a_long_strip_with_a_total_counts_like_column_by_column(monkeypatch, keep_all, pattern, density):
+    """A 3 x 150 strip with its total: components of 30 to 70 cells, each counted by mines.
+    The count against a column-by-column count with the total, and the weights of a few cells
+    against the count with each made a known mine."""
+    if not keep_all:
+        monkeypatch.setattr(count_module, "KEEP_ALL_BYTES", 0)
+    rows, cols = 3, 150
+    rng = random.Random(f"{pattern} {density}")
+    clues, unknown, total = clue_strip(rows, cols, pattern, density, rng)
+    position = Position(rows, cols, clues, frozenset(), frozenset(unknown), total)
+    assert max(len(component.cells) for component in reduce_position(position).components) >= 30
+    expected = count_column_by_column(rows, cols, clues, unknown, total)
+    assert expected > 0
+    weights = weigh(position)
+    assert weights is not None and weights.count == expected == count_of(position)
+    for cell in rng.sample(sorted(unknown), 4):
+        forced = count_column_by_column(rows, cols, clues, unknown - {cell}, total, frozenset({cell}))
+        assert weights.mine[cell] == forced
+    mines = solution_of(position)
+    assert mines is not None and len(mines) == total
+    assert all(sum(n in mines for n in neighbours(cell)) == value for cell, value in clues.items())
 
 
 def _blocks(blocks: int, clue: int, floating: int) -> Position:

@@ -614,3 +614,133 @@ def test_an_open_row_of_200000_cells_in_memory_that_grows_with_it(tmp_path, comm
     exit_code, peak_kib = (int(word) for word in out.split())
     assert exit_code == 0
     assert peak_kib < 1_000_000  # about 200 MB here; a KiB a cell at most
+
+
+def test_running_out_of_memory_is_one_line(runner, tmp_path, monkeypatch):
+    """A MemoryError anywhere in a command (the machine's memory, or a ulimit) is one line, never a traceback."""
+    from cpsolve.answers import puzzles
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(puzzles, "analyse", exhausted)
+    result = run(runner, write(tmp_path, "3 3 2\n1..\n...\n..1\n"), "--count")
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("cpsolve: out of memory")
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_a_10_by_300_strip_with_its_total_is_counted_in_little_memory(tmp_path):
+    """A 3 KB clue strip (covered rows between rows of clues, half its cells mines, the total in the
+    header): one component of over 1,000 cells counted by mines. The exact count held a polynomial of
+    a coefficient per cell decided, each a bit per cell wide, for every state: gigabytes, then a
+    MemoryError traceback under ``ulimit -v``. Now under a 2 GiB address-space limit it answers, and
+    the count is the library's."""
+    import random
+    import resource
+    import subprocess
+    import sys
+
+    from bruteforce_puzzle import clue_strip
+
+    from cpsolve.deduce import Position, count_of
+
+    clues, unknown, total = clue_strip(10, 300, "rows", 0.5, random.Random(0))
+    rows = ["".join(str(clues[(r, c)]) if (r, c) in clues else "." for c in range(300)) for r in range(10)]
+    path = tmp_path / "strip.txt"
+    path.write_text(f"10 300 {total}\n" + "\n".join(rows) + "\n")
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    command = [sys.executable, "-m", "cpsolve", "puzzle", str(path), "--count", "--format", "json"]
+    done = subprocess.run(
+        [*command, "--time-limit", "300"], capture_output=True, text=True, preexec_fn=limited, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 600_000  # KiB; about 150 MB here
+    position = Position(10, 300, clues, frozenset(), frozenset(unknown), total)
+    assert json.loads(done.stdout)["count"] == count_of(position)
+
+
+def _game_position_file(path, size: int, seed: int = 7) -> None:
+    """A size x size game position: the left half opened (its mines flagged), the right half covered."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    mines = rng.random((size, size)) < 0.15
+    padded = np.pad(mines, 1).astype(np.int8)
+    number = sum(
+        padded[1 + dr : 1 + dr + size, 1 + dc : 1 + dc + size] for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc
+    )
+    covered = np.zeros((size, size), dtype=bool)
+    covered[:, size // 2 :] = True
+    covered |= mines
+    while True:  # a 0 beside a covered cell would have opened it: cover such 0s too
+        around = np.zeros_like(covered)
+        grown = np.pad(covered, 1)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                around |= grown[1 + dr : 1 + dr + size, 1 + dc : 1 + dc + size]
+        exposed = ~covered & (number == 0) & around
+        if not exposed.any():
+            break
+        covered |= exposed
+    chars = np.where(covered, ord("."), number + ord("0")).astype(np.uint8)
+    chars[mines & ~(np.arange(size)[None, :] >= size // 2)] = ord("F")
+    path.write_bytes(f"{size} {size} {int(mines.sum())}\n".encode() + b"\n".join(bytes(row) for row in chars) + b"\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("limit", ["0.05", "1"])
+def test_a_3000_by_3000_position_keeps_a_short_time_limit(tmp_path, limit):
+    """Reading (9 MB) and every step after it read the clock: a limit shorter than the work ends in exit 3
+    and one line (the puzzle's unknown answer, or the reading's error), never a verdict, never a traceback."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "game.txt"
+    _game_position_file(path, 3000)
+    done = subprocess.run(
+        [sys.executable, "-m", "cpsolve", "puzzle", str(path), "--time-limit", limit],
+        capture_output=True,
+        text=True,
+        timeout=600,  # generous: a loaded machine; the figures are in docs/benchmarks.md
+        check=False,
+    )
+    assert done.returncode == 3, done.stderr
+    said = (done.stdout + done.stderr).strip().splitlines()
+    assert len(said) == 1 and "Traceback" not in done.stderr
+    unknown = said[0].startswith(f"{path}: 3000x3000, ") and said[0].endswith(": unknown (time limit reached)")
+    assert unknown or said[0] == f"cpsolve: {path}: the time limit ran out while reading it"
+
+
+def test_reading_and_drawing_a_position_keep_a_deadline(tmp_path):
+    """What ``/api/position`` calls: the reading looks at the clock every few hundred rows, the drawing
+    before it starts; both raise TimeLimitError past the deadline, and in time they give the grid as read."""
+    import time
+
+    from cpsolve.errors import TimeLimitError
+    from cpsolve.formats.lines import TextSource
+    from cpsolve.formats.puzzle import read_puzzle
+    from cpsolve.formats.puzzle_output import position_json
+
+    path = tmp_path / "game.txt"
+    _game_position_file(path, 600)
+    text = path.read_text()
+    past = time.perf_counter() - 1
+    with pytest.raises(TimeLimitError, match="position: the time limit ran out while reading it"):
+        read_puzzle(TextSource("position", text), past)
+    read = read_puzzle(TextSource("position", text), time.perf_counter() + 600)
+    with pytest.raises(TimeLimitError):
+        position_json(read, past)
+    answer = position_json(read, time.perf_counter() + 600)
+    rows = text.splitlines()
+    assert answer == {
+        "rows": 600,
+        "cols": 600,
+        "total_mines": int(rows[0].split()[2]),
+        "grid": [row.replace("F", "*") for row in rows[1:]],
+    }
+    assert position_json(read.position) == answer  # from the Position, as the web app called it before

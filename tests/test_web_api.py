@@ -748,7 +748,7 @@ def test_work_past_the_memory_bound_is_a_422_and_the_server_goes_on(client):
         pool = small.app.state.pool
         before = set(pool.pids())
         big = "990 1000 5\n" + ("1." * 500 + "\n") * 990  # within the 1 MB body
-        response = small.post("/api/position", json={"position": big})
+        response = small.post("/api/puzzle", json={"position": big, "count": True})
         assert response.status_code == 422 and response.json() == {
             "error": f"the work needed more than {bound:,} MiB of memory, the most a request may use on this "
             "server; it was stopped"

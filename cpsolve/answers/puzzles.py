@@ -17,7 +17,8 @@ from typing import Any
 from cpsolve.answers.checks import check_time_limit, check_total
 from cpsolve.deduce import Analysis, analyse
 from cpsolve.formats.lines import Source
-from cpsolve.formats.puzzle import GAME_POSITION, PuzzleInput, puzzle_json, puzzle_text, read_puzzle
+from cpsolve.formats.puzzle import GAME_POSITION, PuzzleInput, read_puzzle
+from cpsolve.formats.puzzle_output import puzzle_json, puzzle_text
 from cpsolve.outcome import Status
 
 __all__ = ["PuzzleRead", "PuzzleAnswer", "read_puzzle_timed", "with_total", "puzzle"]
@@ -37,13 +38,13 @@ class PuzzleRead:
 
 
 def read_puzzle_timed(source: Source, time_limit: float) -> PuzzleRead:
-    """Read one clue puzzle, timing the reading (a bad input raises InputError whatever the limit).
+    """Read one clue puzzle, timing the reading (a bad input raises InputError).
 
-    The reading is a few array operations however large the puzzle, so it needs no look at the
-    clock; its time counts against the puzzle's `time_limit`.
+    The reading's time counts against the puzzle's `time_limit`; it reads the clock every few hundred
+    lines and raises TimeLimitError when the limit runs out while it reads (a puzzle of 10^8 cells).
     """
     began = time.perf_counter()
-    item = read_puzzle(source)
+    item = read_puzzle(source, began + time_limit)
     return PuzzleRead(item, time.perf_counter() - began)
 
 
@@ -78,13 +79,13 @@ class PuzzleAnswer:
         )
 
     def text(self, solution: bool | None = None, width: int = 80) -> list[str]:
-        """The lines ``puzzle`` prints for people (:func:`cpsolve.formats.puzzle.puzzle_text`).
+        """The lines ``puzzle`` prints for people (:func:`cpsolve.formats.puzzle_output.puzzle_text`).
 
         Args:
             solution: Show a solution (default: for a clue puzzle, not for a game position).
             width: The columns the boards may take.
         """
-        return puzzle_text(self.puzzle, self.puzzle.position, self.analysis, solution=solution, width=width)
+        return puzzle_text(self.puzzle, self.puzzle.view, self.analysis, solution=solution, width=width)
 
 
 def puzzle(

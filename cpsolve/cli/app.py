@@ -133,6 +133,13 @@ class _ReportingGroup(TyperGroup):
             raise fail(error.command_line(), error.exit_code) from None
         except _ClickUsageError as error:  # click refused a command, an option or a value: one line, exit 2
             raise usage_failure(error) from None
+        except MemoryError:
+            # the machine (or a ulimit) refused the memory the work asked for: the environment
+            # cannot serve this input, which the user can act on, so one line and not a traceback
+            raise fail(
+                "out of memory: the machine or its limits (ulimit -v) refused the memory this input needs",
+                EXIT_BAD_INPUT,
+            ) from None
         except BrokenPipeError:
             # the reader went away (`| head`): it has what it wanted; say nothing more
             _silence_stdout()

@@ -95,9 +95,18 @@ def layout(
     ] = 60.0,
     workers: Annotated[
         int | None,
-        typer.Option(metavar="N", help=f"CP-SAT search workers, 1-{MAX_WORKERS} (default: the benchmarked best)."),
+        typer.Option(
+            metavar="N",
+            help=f"CP-SAT search threads, 1-{MAX_WORKERS}, at least 2 used (default: 8; the row model of "
+            "staircase runs on one). The board does not depend on them.",
+        ),
     ] = None,
-    seed: Annotated[int, typer.Option(metavar="N", help="Random seed for the search.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(
+            metavar="N", help="Random seed for the search: the same seed gives the same board (see 'repeatable')."
+        ),
+    ] = 0,
     solver: Annotated[
         str | None, typer.Option(metavar="NAME", help="MiniZinc solver for --backend minizinc (default: gecode).")
     ] = None,

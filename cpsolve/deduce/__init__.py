@@ -27,7 +27,7 @@ Example:
 from cpsolve.deduce.analysis import Analysis, Chances, analyse
 from cpsolve.deduce.position import Cell, Position
 from cpsolve.deduce.view import View
-from cpsolve.deduce.weights import Weights, backbone, probabilities_of, solution_of, weigh
+from cpsolve.deduce.weights import Weights, backbone, count_of, probabilities_of, solution_of, weigh
 
 __all__ = [
     "Cell",
@@ -39,6 +39,7 @@ __all__ = [
     "analyse",
     "backbone",
     "weigh",
+    "count_of",
     "probabilities_of",
     "solution_of",
 ]

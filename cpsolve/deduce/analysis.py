@@ -21,7 +21,7 @@ from cpsolve.cell_states import COVERED
 from cpsolve.deduce import engine
 from cpsolve.deduce.position import Cell, Position
 from cpsolve.deduce.view import View
-from cpsolve.deduce.weights import Weights, probabilities_of, weigh
+from cpsolve.deduce.weights import Weights, count_of, probabilities_of, weigh
 from cpsolve.errors import InternalError, TimeLimitError, check_deadline
 from cpsolve.outcome import Status
 
@@ -132,20 +132,29 @@ def analyse(
     try:
         check_deadline(deadline)
         fast = engine.answer(view, deadline)
+        # the compiled engine reads no clock (seconds on a board of millions of cells): past the
+        # deadline now, nothing more is built
+        check_deadline(deadline)
         if fast is None:
             return Analysis(Status.IMPOSSIBLE, count=0 if count else None)
         weights: Weights | None = None
+        exact_count: int | None = None
         if count or exact:
-            weights = weigh(position if isinstance(position, Position) else view.position(), deadline)
-            if weights is None:
+            given = position if isinstance(position, Position) else view.position(deadline)
+            if exact:
+                weights = weigh(given, deadline)
+                exact_count = weights.count if weights is not None else 0
+            else:  # the count alone needs no cell's weight: forward passes only, a component at a time
+                exact_count = count_of(given, deadline)
+            if not exact_count:
                 raise InternalError("the exact count found no solution where the fast engine found one")
     except TimeLimitError:
         return Analysis(Status.UNKNOWN)
     grid = view.grid
     mine, safe, placed = fast
     answer = Analysis(Status.POSSIBLE, frozenset(grid.cells(np.flatnonzero(placed))))
-    if count and weights is not None:
-        answer.count = weights.count
+    if count:
+        answer.count = exact_count
     if exact and weights is not None:
         exact_chances = probabilities_of(weights)
         if backbone:

@@ -39,7 +39,7 @@ from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.compiled import extension
 from cpsolve.deduce.view import View, view_position
 from cpsolve.deduce.weights import backbone as exact_backbone
-from cpsolve.deduce.weights import solution_of, weigh
+from cpsolve.deduce.weights import weigh, weigh_and_solve
 from cpsolve.grid import PaddedGrid
 
 __all__ = [
@@ -104,7 +104,12 @@ def weights_py(
 
     grid = _grid(state, offsets)
     position = view_position(bytes(state), bytes(shown), grid, total)
-    answer = weigh(position, deadline)
+    solution = None
+    if placement_out is None:
+        answer = weigh(position, deadline)
+    else:  # the weights and a solution from the same counts, one walk back for both
+        found = weigh_and_solve(position, deadline)
+        answer, solution = found if found is not None else (None, None)
     mine_out[:] = -1.0
     safe_out[:] = -1.0
     if answer is None:
@@ -120,9 +125,9 @@ def weights_py(
             share = shares[id(w)] = (w / count, (count - w) / count)
         index = grid.index(*cell)
         mine_out[index], safe_out[index] = share
-    if placement_out is not None:
+    if placement_out is not None and solution is not None:
         placement_out[:] = bytes(len(placement_out))
-        for cell in solution_of(position, deadline) or ():
+        for cell in solution:
             placement_out[grid.index(*cell)] = 1
     return OK, log(answer.count)
 

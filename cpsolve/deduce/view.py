@@ -22,6 +22,7 @@ import numpy as np
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.deduce.position import on_grid
+from cpsolve.errors import check_deadline
 from cpsolve.grid import Cell, PaddedGrid
 
 if TYPE_CHECKING:
@@ -72,9 +73,10 @@ class View:
         total = -1 if position.total is None else position.total
         return cls(grid, bytearray(state.tobytes()), bytearray(shown.tobytes()), total)
 
-    def position(self) -> Position:
-        """The view as a :class:`cpsolve.deduce.Position`."""
-        return view_position(self.state, self.shown, self.grid, self.total)
+    def position(self, deadline: float | None = None) -> Position:
+        """The view as a :class:`cpsolve.deduce.Position` (seconds for millions of cells: with a
+        ``time.perf_counter()`` `deadline`, TimeLimitError once it has passed, read between its sets)."""
+        return view_position(self.state, self.shown, self.grid, self.total, deadline)
 
 
 def _indices(grid: PaddedGrid, cells: Iterable[Cell]) -> np.ndarray:
@@ -83,17 +85,22 @@ def _indices(grid: PaddedGrid, cells: Iterable[Cell]) -> np.ndarray:
     return (pairs[:, 0] + 1) * grid.stride + pairs[:, 1] + 1
 
 
-def view_position(state: bytes | bytearray, shown: bytes | bytearray, grid: PaddedGrid, total: int) -> Position:
-    """The position a flat view shows (absent cells are holes; `total` -1 when unknown)."""
+def view_position(
+    state: bytes | bytearray, shown: bytes | bytearray, grid: PaddedGrid, total: int, deadline: float | None = None
+) -> Position:
+    """The position a flat view shows (absent cells are holes; `total` -1 when unknown).
+
+    Raises:
+        TimeLimitError: The `deadline` (a ``time.perf_counter()`` value) passed: read before each set of cells.
+    """
 
     flat = np.frombuffer(state, dtype=np.uint8)
+    check_deadline(deadline)
     clues = np.flatnonzero(flat == CLEARED)
     numbers = np.frombuffer(shown, dtype=np.uint8)[clues].tolist()
-    return on_grid(
-        grid.rows,
-        grid.cols,
-        dict(zip(grid.cells(clues), numbers, strict=True)),
-        frozenset(grid.cells(np.flatnonzero(flat == FLAGGED))),
-        frozenset(grid.cells(np.flatnonzero(flat == COVERED))),
-        None if total < 0 else total,
-    )
+    clue_map = dict(zip(grid.cells(clues), numbers, strict=True))
+    check_deadline(deadline)
+    flags = frozenset(grid.cells(np.flatnonzero(flat == FLAGGED)))
+    check_deadline(deadline)
+    covered = frozenset(grid.cells(np.flatnonzero(flat == COVERED)))
+    return on_grid(grid.rows, grid.cols, clue_map, flags, covered, None if total < 0 else total)

@@ -6,7 +6,8 @@ Modules:
     template: board sketches for ``layout --template``.
     casual:   boards for the players: ACM 2003 "mines" boards, and every board cpsolve writes.
     boards:   generated boards and their statistics, as text and JSON.
-    puzzle:   clue puzzles (the standard CP Minesweeper model), and their text and JSON answers.
+    puzzle:   clue puzzles (the standard CP Minesweeper model): the reader.
+    puzzle_output: what ``puzzle`` writes: the text and JSON answers, drawn positions.
     best:     the best player's games and hints, as text and JSON.
     game:     a person's game as the web's Play page draws it.
     grids:    boards drawn with their row and column numbers.

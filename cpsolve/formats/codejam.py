@@ -199,6 +199,7 @@ def layout_json(problem: Any, result: Any, case: int | None = None) -> dict[str,
             "board": board.to_rows() if board is not None else None,
             "click": [board.click[0] + 1, board.click[1] + 1] if board is not None and board.click else None,
             "backend": result.backend,
+            "repeatable": result.repeatable,
             "seconds": round(result.seconds, 6),
             "stats": result.stats,
         }

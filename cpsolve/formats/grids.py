@@ -9,7 +9,7 @@ Example:
 
 from __future__ import annotations
 
-__all__ = ["ruled", "ruled_width"]
+__all__ = ["ruled", "ruled_rows", "ruled_width"]
 
 #: The row numbers' column: right-aligned in three characters, then a space.
 _ROW_LABEL = 3
@@ -28,7 +28,11 @@ def ruled(cells: list[list[str]], cell_width: int) -> list[str]:
     number ending over the cell's second character (a cell's text is right-aligned in two, then a
     space). Lines end without trailing spaces.
     """
-    cols = len(cells[0]) if cells else 0
+    return ruled_rows(["".join(row) for row in cells], len(cells[0]) if cells else 0, cell_width)
+
+
+def ruled_rows(rows: list[str], cols: int, cell_width: int) -> list[str]:
+    """:func:`ruled` of rows already joined (each `cols` cells of `cell_width` characters)."""
     margin = " " * (_ROW_LABEL + 1)
     lines = []
     if cell_width == 2:
@@ -38,6 +42,6 @@ def ruled(cells: list[list[str]], cell_width: int) -> list[str]:
         lines.append(margin + "".join(f"{(c + 1) % 10} " for c in range(cols)).rstrip())
     else:
         lines.append(margin + "".join(f"{c + 1:>{cell_width - 1}} " for c in range(cols)).rstrip())
-    for r, row in enumerate(cells):
-        lines.append(f"{r + 1:>{_ROW_LABEL}} " + "".join(row).rstrip())
+    for r, row in enumerate(rows):
+        lines.append(f"{r + 1:>{_ROW_LABEL}} " + row.rstrip())
     return lines

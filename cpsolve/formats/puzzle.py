@@ -1,4 +1,4 @@
-"""Clue puzzles (the standard CP Minesweeper model): the reader, and the text and JSON writers.
+"""Clue puzzles (the standard CP Minesweeper model): the reader (the writers: :mod:`cpsolve.formats.puzzle_output`).
 
 Input, tolerant of the forms published models use: an optional header (``R`` and ``C`` on two
 lines, or ``R C`` or ``R C M`` on one, M the total number of mines), then R rows of C cells,
@@ -20,21 +20,18 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+import time
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
-from cpsolve.deduce import Analysis, Chances, Position, View
-from cpsolve.errors import InputError
-from cpsolve.formats.grids import ruled, ruled_width
+from cpsolve.deduce import Position, View
+from cpsolve.errors import InputError, TimeLimitError
 from cpsolve.formats.lines import MAX_CELLS, Source, display_name, read_lines
 from cpsolve.formats.values import ascii_int
 from cpsolve.grid import PaddedGrid
-from cpsolve.outcome import Status
-from cpsolve.symbols import CERTAIN_MINE, CERTAIN_SAFE, HOLE, MINE, SAFE
+from cpsolve.symbols import HOLE
 from cpsolve.words import counted, decimal_text, describe_char, shorten
 
 __all__ = [
@@ -45,12 +42,6 @@ __all__ = [
     "MINE_CHARS",
     "PuzzleInput",
     "read_puzzle",
-    "STATUS_WORDS",
-    "draw_solution",
-    "draw_position",
-    "position_json",
-    "puzzle_json",
-    "puzzle_text",
 ]
 
 CLUE_CHARS = "012345678"
@@ -58,8 +49,6 @@ UNKNOWN_CHARS = ".?-_X"
 MINE_CHARS = "*F"
 _CELL_CHARS = frozenset(CLUE_CHARS + UNKNOWN_CHARS + MINE_CHARS + HOLE)
 
-#: How each status is worded for a clue puzzle.
-STATUS_WORDS = {Status.POSSIBLE: "solved", Status.IMPOSSIBLE: "no_solution", Status.UNKNOWN: "unknown"}
 #: A file with no ``0`` beside an unknown cell: what a game can show (module docstring).
 GAME_POSITION = "game_position"
 #: A file with a ``0`` beside an unknown cell: no game shows that, so it is a clue puzzle.
@@ -130,6 +119,8 @@ def _fields(text: str) -> list[str]:
 
 def _row_cells(text: str, name: str, line: int) -> str:
     """The cells of one grid row, written as characters or as space-separated tokens, one character each."""
+    if _CELL_CHARS.issuperset(text):
+        return text  # a row of characters (the set test runs in C; splitting each row took seconds)
     if not _ROW_CHARS.issuperset(text):
         cell = 0
         for ch in text:
@@ -147,10 +138,16 @@ def _row_cells(text: str, name: str, line: int) -> str:
     return "".join(fields)
 
 
-def _grid(lines: list[tuple[int, str]], name: str) -> list[str]:
-    """Rows of cells, all the same width, or InputError at the first row that differs."""
+def _grid(lines: list[tuple[int, str]], name: str, deadline: float | None = None) -> list[str]:
+    """Rows of cells, all the same width, or InputError at the first row that differs.
+
+    Raises:
+        TimeLimitError: The deadline passed (read every :data:`_ROWS_A_LOOK` rows).
+    """
     rows: list[str] = []
     for number, text in lines:
+        if rows and not len(rows) % _ROWS_A_LOOK:
+            _check_reading(deadline, name)
         cells = _row_cells(text, name, number)
         if rows and len(cells) != len(rows[0]):
             raise InputError(f"row has {counted(len(cells), 'cell')}, the first row has {len(rows[0])}", name, number)
@@ -181,7 +178,16 @@ def _header(lines: list[tuple[int, str]]) -> tuple[tuple[int, int, int | None], 
     return None
 
 
-def read_puzzle(path: Source) -> PuzzleInput:
+#: Reading looks at the clock once every this many lines (a few milliseconds of a 3000-column puzzle).
+_ROWS_A_LOOK = 256
+
+
+def _check_reading(deadline: float | None, name: str) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeLimitError(f"{name}: the time limit ran out while reading it")
+
+
+def read_puzzle(path: Source, deadline: float | None = None) -> PuzzleInput:
     """Read one clue puzzle.
 
     A first line (or two) of numbers is a header when the grid after it has the shape it says;
@@ -190,17 +196,26 @@ def read_puzzle(path: Source) -> PuzzleInput:
 
     Args:
         path: The file, ``-`` for standard input, or a :class:`cpsolve.formats.lines.TextSource`.
+        deadline: A ``time.perf_counter()`` value, read every few hundred lines: a 3000 x 3000
+            puzzle reads in about half a second, and the largest (10^8 cells) in seconds.
 
     Raises:
         InputError: Naming the file and line: ragged rows, another character, a header that
             disagrees with the grid or states a negative total, a digit 9, an empty or binary file.
+        TimeLimitError: The deadline passed while reading (its message names the file).
     """
     name = display_name(path)
-    lines = [(number, text.strip(_SEPARATORS)) for number, text in read_lines(path) if text.strip(_SEPARATORS)]
+    lines = []
+    for number, text in read_lines(path):
+        if not number % _ROWS_A_LOOK:
+            _check_reading(deadline, name)
+        stripped = text.strip(_SEPARATORS)
+        if stripped:
+            lines.append((number, stripped))
     header = _header(lines)
     total = None
     if header is None:
-        rows = _grid(lines, name)
+        rows = _grid(lines, name, deadline)
     else:
         (height, width, total), used = header
         header_line = lines[0][0]
@@ -209,7 +224,7 @@ def read_puzzle(path: Source) -> PuzzleInput:
             # ``R C`` alone: a header missing its grid (two lone numbers on two lines are a grid)
             raise InputError(f"header says {_shown(height)}x{_shown(width)}, but no grid follows", name, header_line)
         try:
-            rows = _grid(rest, name) if rest else []
+            rows = _grid(rest, name, deadline) if rest else []
             failure = None
         except InputError as error:
             rows, failure = [], error
@@ -222,7 +237,7 @@ def read_puzzle(path: Source) -> PuzzleInput:
             try:
                 if not same_form:
                     raise InputError("")
-                rows = _grid(lines, name)
+                rows = _grid(lines, name, deadline)
                 total = None
             except InputError:
                 if height < 1 or width < 1:
@@ -287,257 +302,3 @@ def _view(rows: list[str], total: int | None) -> View:
     state = grid.pad(state_of[chars], ABSENT)
     shown = grid.pad(number_of[chars])
     return View(grid, bytearray(state.tobytes()), bytearray(shown.tobytes()), -1 if total is None else total)
-
-
-def _char_grid(position: Position, marks: Iterable[tuple[Iterable[tuple[int, int]], str]] = ()) -> Any:
-    """The position drawn as a numpy array of characters: clues, ``*`` known mines, ``.`` unknown, ``#`` no cell.
-
-    Args:
-        position: The position.
-        marks: (cells, character) pairs drawn over it, in order.
-    """
-    import numpy as np
-
-    grid = np.full((position.rows, position.cols), HOLE, dtype="<U2")  # a mark may be a percentage
-
-    def put(cells: Iterable[tuple[int, int]], values: Any) -> None:
-        cells = list(cells)
-        if cells:
-            rows, cols = zip(*cells, strict=True)
-            grid[list(rows), list(cols)] = values
-
-    put(position.unknown, SAFE)
-    put(position.known_mines, MINE)
-    put(position.clues.keys(), [str(value) for value in position.clues.values()])
-    for cells, ch in marks:
-        put(cells, ch)
-    return grid
-
-
-def draw_solution(position: Position | View, solution: frozenset[tuple[int, int]]) -> list[str]:
-    """The solved grid: clues kept, ``*`` every mine, ``.`` safe unknown cells, ``#`` no cell."""
-    if isinstance(position, Position):
-        return ["".join(row) for row in _char_grid(position, [(solution, MINE)])]
-    import numpy as np
-
-    view = position
-    grid = view.grid
-    state = grid.inner(np.frombuffer(view.state, dtype=np.uint8))
-    shown = grid.inner(np.frombuffer(view.shown, dtype=np.uint8))
-    chars = np.full(state.shape, ord(HOLE), dtype=np.uint8)
-    chars[state == COVERED] = ord(SAFE)
-    chars[state == FLAGGED] = ord(MINE)
-    clues = state == CLEARED
-    chars[clues] = shown[clues] + ord("0")
-    if solution:
-        rows, cols = zip(*solution, strict=True)
-        chars[list(rows), list(cols)] = ord(MINE)
-    text = chars.tobytes().decode("ascii")
-    width = grid.cols
-    return [text[k : k + width] for k in range(0, len(text), width)]
-
-
-def draw_position(position: Position) -> list[str]:
-    """The position in the puzzle format, a character a cell: clues, ``*`` known mines, ``.`` unknown, ``#`` no cell."""
-    return ["".join(row) for row in _char_grid(position)]
-
-
-def position_json(position: Position) -> dict[str, Any]:
-    """A position as read, every way of writing it made one (the web app's Analyse page draws it).
-
-    Keys: ``rows``, ``cols``, ``total_mines`` (null without a total) and ``grid`` (:func:`draw_position`).
-    """
-    return {
-        "rows": position.rows,
-        "cols": position.cols,
-        "total_mines": position.total,
-        "grid": draw_position(position),
-    }
-
-
-def _one_based(cells: frozenset[tuple[int, int]]) -> list[list[int]]:
-    return [[r + 1, c + 1] for r, c in sorted(cells)]
-
-
-def _probability_rows(view: View, chances: Mapping[tuple[int, int], float | Fraction]) -> list[list[float | None]]:
-    """Rows of probabilities: 1 on known mines, null on clues and holes."""
-    import numpy as np
-
-    grid = view.grid
-    if isinstance(chances, Chances):
-        values = chances.grid
-    else:
-        values = np.full((grid.rows, grid.cols), np.nan)
-        for (row, col), chance in chances.items():
-            values[row, col] = float(chance)
-    flagged = grid.inner(np.frombuffer(view.state, dtype=np.uint8)) == FLAGGED
-    rows = np.where(flagged, 1.0, values).tolist()
-    return [[None if value != value else value for value in row] for row in rows]  # NaN is null
-
-
-def puzzle_json(
-    puzzle: PuzzleInput, analysis: Analysis, *, count: bool, deduce: bool, probabilities: bool
-) -> dict[str, Any]:
-    """The JSON object of one puzzle's answer (``puzzle --format json``, one per line).
-
-    Args:
-        puzzle: The puzzle analysed (its total after ``--mines`` / ``--no-total``).
-        analysis: The engine's answer.
-        count: Whether ``count`` was asked; likewise `deduce` and `probabilities`.
-    """
-    view = puzzle.view
-    solved = analysis.status is Status.POSSIBLE
-    answer: dict[str, Any] = {
-        "file": puzzle.name,
-        "rows": view.grid.rows,
-        "cols": view.grid.cols,
-        "total_mines": puzzle.total,
-        "status": STATUS_WORDS[analysis.status],
-        "kind": puzzle.kind,
-        "solution": draw_solution(view, analysis.solution) if solved and analysis.solution is not None else None,
-    }
-    if count:
-        answer["count"] = analysis.count
-    if deduce:
-        answer["surely_safe"] = _one_based(analysis.surely_safe) if analysis.surely_safe is not None else None
-        answer["surely_mine"] = _one_based(analysis.surely_mine) if analysis.surely_mine is not None else None
-    if probabilities:
-        answer["probabilities"] = (
-            _probability_rows(view, analysis.probabilities) if analysis.probabilities is not None else None
-        )
-    return answer
-
-
-#: The marks of the text answer's boards: a cell safe, or a mine, in every solution (the marks ``hint``
-#: and the game draw); a clue in the chances board.
-SURELY_SAFE, SURELY_MINE, CLUE_IN_CHANCES = CERTAIN_SAFE, CERTAIN_MINE, "-"
-#: How many of the cells tied for the lowest chance of a mine are named (the rest are counted).
-_LOWEST_SHOWN = 3
-#: The width the text answer fits when none is given (a terminal's usual width).
-TEXT_WIDTH = 80
-
-
-def _where(cells: Iterable[tuple[int, int]]) -> str:
-    return ", ".join(f"({r + 1},{c + 1})" for r, c in cells)
-
-
-def _board(grid: Any, cell_width: int) -> list[str]:
-    """A character grid drawn with its row and column numbers, each cell right-aligned in `cell_width`."""
-    return ruled([[f"{ch:>{cell_width - 1}} " for ch in row] for row in grid], cell_width)
-
-
-def _certain_lines(position: Position, safe: frozenset[tuple[int, int]], mine: frozenset[tuple[int, int]]) -> list[str]:
-    """What holds in every solution, drawn on the board."""
-    undecided = len(position.unknown) - len(safe) - len(mine)
-    return [
-        f"certain: {counted(len(safe), 'safe cell')} ({SURELY_SAFE}), {counted(len(mine), 'mine')} ({SURELY_MINE}), "
-        f"{undecided} undecided ({SAFE})",
-        *_board(_char_grid(position, [(safe, SURELY_SAFE), (mine, SURELY_MINE)]), 2),
-    ]
-
-
-def _chance_mark(chance: float | Fraction, percent: bool) -> str:
-    """A cell's chance of a mine: its mark when certain; else the percentage rounded into 1-99, or
-    the tenths rounded down (0 to 9)."""
-    if chance == 0:
-        return SURELY_SAFE
-    if chance == 1:
-        return SURELY_MINE
-    if percent:
-        return str(min(99, max(1, round(float(chance) * 100))))
-    return str(min(9, int(float(chance) * 10 + 1e-9)))  # 0.3 in doubles is just under 3/10
-
-
-def percent_width(cols: int) -> int:
-    """The text width from which the chances of a board `cols` wide are drawn as percentages."""
-    return ruled_width(cols, 3)
-
-
-def _chance_lines(position: Position, chances: Mapping[tuple[int, int], float | Fraction], width: int) -> list[str]:
-    """The chance of a mine on every unknown cell, as percentages where `width` holds three columns a
-    cell (else tenths), the lowest chance in full, and where the exact values are."""
-    percent = position.cols < 100 and percent_width(position.cols) <= width
-    marks: dict[str, list[tuple[int, int]]] = {}
-    for cell, chance in chances.items():
-        marks.setdefault(_chance_mark(chance, percent), []).append(cell)
-    grid = _char_grid(
-        position, [(position.clues.keys(), CLUE_IN_CHANCES), *((cells, mark) for mark, cells in marks.items())]
-    )
-    scale = (
-        "chance of a mine in percent, rounded (1 to 99 when not certain);"
-        if percent
-        else "chance of a mine in tenths: 0 under 10%, 1 from 10% to 20%, ..., 9 90% or more;"
-    )
-    lines = [
-        scale,
-        f"{SURELY_SAFE} safe and {SURELY_MINE} a mine in every solution, {CLUE_IN_CHANCES} a clue, "
-        f"{MINE} a known mine, {HOLE} no cell",
-        *_board(grid, 3 if percent else 2),
-    ]
-    open_chances = [(chance, cell) for cell, chance in chances.items() if 0 < chance < 1]
-    if open_chances:
-        lowest = min(chance for chance, _ in open_chances)
-        # the fast engine's chances are doubles: cells whose chances are equal may differ in the last
-        # bits (1/8 as 0.12499999999999976), so the cells within a billionth of the lowest are named
-        near = lowest * 1e-9 if isinstance(lowest, float) else 0
-        cells = sorted(cell for chance, cell in open_chances if chance - lowest <= near)
-        more = len(cells) - _LOWEST_SHOWN
-        named = _where(cells[:_LOWEST_SHOWN]) + (f" and {more} more" if more > 0 else "")
-        lines.append(f"lowest chance: {float(lowest) * 100:.1f}% at {named}")
-    if percent or position.cols >= 100:
-        lines.append("each cell's chance in full: --format json --probabilities")
-    else:
-        lines.append(f"in percent from --width {percent_width(position.cols)}; in full: --format json --probabilities")
-    return lines
-
-
-def puzzle_text(
-    puzzle: PuzzleInput,
-    position: Position,
-    analysis: Analysis,
-    *,
-    solution: bool | None = None,
-    width: int = TEXT_WIDTH,
-) -> list[str]:
-    """One puzzle's answer for people: a title line, what was found, and for a clue puzzle a solution.
-
-    What is certain comes first, drawn on the board (``S`` safe and ``M`` a mine in every
-    solution, ``.`` undecided); then the chance of a mine on each unknown cell, one mark a cell:
-    its percentage where `width` holds three columns a cell, else its tenths (rounded down), with
-    the lowest chance in full; then one solution, labelled as one of several when the count says
-    so. The boards carry their row and column numbers (1-based, as every cell in the text).
-
-    Args:
-        puzzle: The file read (its name and kind).
-        position: The position analysed (its total after ``--mines`` / ``--no-total``).
-        analysis: The engine's answer.
-        solution: Show the solution: by default for a clue puzzle and not for a game position,
-            whose one solution among many is no help to a player.
-        width: The columns the answer may use (the chances are drawn as percentages when they fit).
-    """
-    total = "no total" if position.total is None else counted(position.total, "mine")
-    game = puzzle.kind == GAME_POSITION
-    word = "game position" if game and analysis.status is Status.POSSIBLE else STATUS_WORDS[analysis.status]
-    lines = [f"{puzzle.name}: {position.rows}x{position.cols}, {total}: {word.replace('_', ' ')}"]
-    if analysis.status is Status.UNKNOWN:
-        lines[0] += " (time limit reached)"
-        return lines
-    if analysis.count is not None:
-        lines.append(f"solutions: {decimal_text(analysis.count)}")
-    if analysis.surely_safe is not None and analysis.surely_mine is not None:
-        lines.extend(_certain_lines(position, analysis.surely_safe, analysis.surely_mine))
-    if analysis.probabilities is not None:
-        lines.extend(_chance_lines(position, analysis.probabilities, width))
-    if analysis.solution is not None and (solution if solution is not None else not game):
-        unique = analysis.count == 1 or (
-            analysis.surely_safe is not None
-            and analysis.surely_mine is not None
-            and len(analysis.surely_safe) + len(analysis.surely_mine) == len(position.unknown)
-        )
-        if unique:
-            lines.append(f"the solution ({MINE} mine, {SAFE} safe; the only one):")
-        else:
-            others = "others exist" if analysis.count is not None else "there may be others"
-            lines.append(f"a solution ({MINE} mine, {SAFE} safe; {others}):")
-        lines.extend(draw_solution(position, analysis.solution))
-    return lines

@@ -271,6 +271,11 @@ class LayoutResult:
         seconds: Wall-clock time of the backend, judge excluded.
         stats: Backend statistics (solver wall time, conflicts, encoding, ...).
         exported: The model file written when ``export_model`` was asked for.
+        repeatable: Whether every run of the same problem, options and seed gives this answer
+            unless it runs out of time: an Impossible is a proof; a board, when no clock stopped
+            a search on the way to it (the cp backend's phases have time shares: one that ran out
+            of its share before the board was found could end otherwise on a faster or slower
+            machine); never an UNKNOWN.
     """
 
     status: Status
@@ -279,6 +284,7 @@ class LayoutResult:
     seconds: float = 0.0
     stats: dict[str, Any] = field(default_factory=dict)
     exported: ExportedModel | None = None
+    repeatable: bool = True
 
 
 BackendFunction = Callable[[LayoutProblem, SolveOptions], LayoutResult]
@@ -496,6 +502,8 @@ def solve(problem: LayoutProblem, backend: str = "greedy", options: SolveOptions
     if not result.seconds:
         result.seconds = time.perf_counter() - started
     result.backend = backend
+    if result.status is Status.UNKNOWN:
+        result.repeatable = False  # more time, or a faster machine, may decide it
     if result.status is Status.POSSIBLE:
         if result.board is None:
             raise WrongBoardError(f"backend {backend} said possible but returned no board")

@@ -78,12 +78,29 @@ DOMINANCES = tuple(dominance.value for dominance in Dominance)
 #: Defaults chosen by benchmarks/cp_layout.py (figures in docs/benchmarks.md).
 DEFAULT_ENCODING = Encoding.LEVELS.value
 DEFAULT_DOMINANCE = Dominance.STAIRCASE.value
-#: Search workers by dominance level: the staircase model is solved by presolve and one
-#: search thread; the open models gain from CP-SAT's portfolio even on two cores.
+#: Search threads by dominance level: the staircase model is solved by presolve and one search
+#: thread, always (a single thread's search repeats by itself, and more were measured slower); the
+#: open models run the deterministic portfolio (:data:`SEARCH_PORTFOLIO`) on these by default.
 DEFAULT_WORKERS = {"none": 8, "symmetry": 8, "corner": 8, "staircase": 1}
 #: Seconds kept back from the time limit for the judge and for returning (the judge of a 60x60
 #: board takes milliseconds; CP-SAT may overrun its own limit by a few tens of milliseconds).
 RESERVE = 0.1
+#: The model phase's search: CP-SAT's deterministic (interleaved) search over this fixed portfolio
+#: of full-problem subsolvers, the ones its default portfolio runs on these models with 8 workers.
+#: CP-SAT's own portfolio races its workers, so which one reports first decided the board (two
+#: boards in six runs of the same seed); and the subsolvers it starts depend on the worker count
+#: (feasibility jump and local search once a worker, the others by a formula), so the portfolio is
+#: named here and those are off: ``workers`` then sets the threads, never the board.
+SEARCH_PORTFOLIO = ("default_lp", "fixed", "max_lp", "no_lp", "quick_restart", "quick_restart_no_lp")
+#: Tasks CP-SAT runs between two synchronisations of its deterministic search (its default is
+#: three times the workers, which would make the schedule, and the board, depend on them).
+SEARCH_BATCH = 8
+#: The fewest threads the deterministic search runs on: with one, CP-SAT settles each batch's
+#: solutions as they come instead of at the batch's end, and another board can come out.
+MIN_SEARCH_THREADS = 2
+#: Off only to measure what determinism costs (``benchmarks/cp_layout.py --compare-search``):
+#: the model phase then runs CP-SAT's own portfolio on ``workers`` threads, as before.
+DETERMINISTIC_SEARCH = True
 
 #: The options these messages name, as the library calls them (the command line prints the flags).
 _DOMINANCE, _EXPORT_MODEL = parameter("dominance"), parameter("export_model")
@@ -115,7 +132,7 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
         "model": "rows" if dominance == Dominance.STAIRCASE.value else options.model,
         "encoding": "none needed" if dominance == Dominance.STAIRCASE.value else encoding,
         "dominance": dominance,
-        "workers": options.workers or DEFAULT_WORKERS[dominance],
+        "workers": _threads(options, dominance),
     }
     run = Run(problem, options, started + options.time_limit - RESERVE, stats)
     if isinstance(prebuilt, OneClickModel) and prebuilt.reasoning is not None:
@@ -131,6 +148,8 @@ def solve(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     if result is None:
         result = _model_phase(run, encoding, dominance, prebuilt)
     stats["phases"] = ",".join(phase for phase in phases if phase in run.ran) or "none"
+    # an Impossible is a proof; a board repeats when no phase before it ran out of its time share
+    result.repeatable = result.status is Status.IMPOSSIBLE or (result.status is Status.POSSIBLE and not run.cut)
     if result.status is Status.UNKNOWN:
         stats["phase"] = None  # no phase decided
         stats.pop("reason", None)
@@ -210,11 +229,37 @@ def _choices(problem: LayoutProblem, options: SolveOptions) -> tuple[str, str]:
     return encoding, dominance
 
 
-def _solver(options: SolveOptions, workers: int) -> cp_model.CpSolver:
-    """A CP-SAT solver: the run's workers and seed, CP-SAT's defaults otherwise, its log on stderr if asked."""
+def _threads(options: SolveOptions, dominance: str) -> int:
+    """The threads the model phase's search runs on: one under staircase, else the workers asked
+    (the default by dominance), at least :data:`MIN_SEARCH_THREADS` for the deterministic search."""
+    if dominance == Dominance.STAIRCASE.value:
+        return 1
+    workers = options.workers or DEFAULT_WORKERS[dominance]
+    return max(MIN_SEARCH_THREADS, workers) if DETERMINISTIC_SEARCH else workers
+
+
+def _solver(options: SolveOptions, workers: int, portfolio: bool = False) -> cp_model.CpSolver:
+    """A CP-SAT solver: the run's seed, its log on stderr if asked, and its threads.
+
+    Args:
+        options: The run's options (seed, log).
+        workers: Threads: 1 without `portfolio` (a single search thread, which repeats by itself),
+            at least :data:`MIN_SEARCH_THREADS` with it (:func:`_threads`).
+        portfolio: The open models' search: the deterministic interleaved search over
+            :data:`SEARCH_PORTFOLIO`, the same board whatever the threads, for a search the time
+            limit does not stop.
+    """
     solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = options.seed
+    parameters = solver.parameters
+    parameters.num_workers = workers
+    parameters.random_seed = options.seed
+    if portfolio and DETERMINISTIC_SEARCH:
+        parameters.interleave_search = True
+        parameters.interleave_batch_size = SEARCH_BATCH
+        parameters.subsolvers.extend(SEARCH_PORTFOLIO)
+        parameters.num_full_subsolvers = len(SEARCH_PORTFOLIO)
+        parameters.use_feasibility_jump = False  # their instances grow with the workers
+        parameters.num_violation_ls = 0
     if options.log:
         solver.parameters.log_search_progress = True
         solver.parameters.log_to_stdout = False  # stdout holds the answer
@@ -260,6 +305,7 @@ def _relaxation(run: Run, encoding: str, dominance: str) -> tuple[LayoutResult |
         )
     except TimeLimitError:
         run.stats["relaxation"] = "out of time building"
+        run.cut = True
         return None, None
     # One thread on the model's own strategy: it grows a compact region (from a pinned click, or
     # from the corner), whose zero cells are connected far more often than a portfolio's first solution.
@@ -268,6 +314,7 @@ def _relaxation(run: Run, encoding: str, dominance: str) -> tuple[LayoutResult |
     status = _run(relaxed.model, solver, deadline)
     run.stats["relaxation"] = solver.status_name(status)
     verdict = status_from_cp_sat(status, relaxed.model)
+    run.cut = run.cut or verdict is Status.UNKNOWN  # its share ran out
     if verdict is Status.IMPOSSIBLE:
         why = "CP-SAT proved the model without reachability infeasible, so the model is too"
         return run.decided(Phase.RELAXATION.value, verdict, reason=why + _resting_on(dominance)), relaxed
@@ -309,7 +356,7 @@ def _model_phase(run: Run, encoding: str, dominance: str, built: OneClickModel |
     stats["variables"], stats["constraints"] = model_size(built.model)
     if isinstance(built, OneClickModel) and built.implied:
         stats["implied"] = sum(built.implied.values())
-    solver = _solver(run.options, stats["workers"])
+    solver = _solver(run.options, stats["workers"], portfolio=isinstance(built, OneClickModel))
     totals: dict[str, Any] = {"status": None, "conflicts": 0, "branches": 0, "solver_seconds": 0.0}
     stats.update(totals)
     if isinstance(built, OneClickModel) and encoding == Encoding.CUTS.value:

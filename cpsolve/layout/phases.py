@@ -60,6 +60,9 @@ class Run:
         reasoning: The graph reasoning, once a phase (or the strong model) has made it.
         bounded: Whether the rules of :mod:`cpsolve.layout.bounds` have been applied to it.
         tight: Whether a growth found N tight (Prim's tree ran past it): the next starts from the least tree.
+        cut: Whether a phase ended at the deadline of its share of the time limit, not at its own end:
+            what came after it depends on the machine's speed, so a board found later may not repeat
+            (:attr:`cpsolve.layout.LayoutResult.repeatable`).
     """
 
     problem: LayoutProblem
@@ -70,6 +73,7 @@ class Run:
     reasoning: Reasoning | None = None
     bounded: bool = False
     tight: bool = False
+    cut: bool = False
 
     def share(self, fraction: float) -> float:
         """A deadline `fraction` of the time limit from now, never past the run's own."""
@@ -124,6 +128,8 @@ def graph_phases(run: Run, phases: tuple[str, ...]) -> LayoutResult | None:
         run.ran.append(Phase.EXHAUST.value)
         searched = exhaust(reasoning, EXHAUST_BUDGET, run.share(EXHAUST_SHARE))
         run.stats["exhaust_nodes"] = searched.nodes
+        # stopped within its node budget (a count, the same on every run) means stopped by the clock
+        run.cut = run.cut or (searched.zero is None and not searched.complete and searched.nodes <= EXHAUST_BUDGET)
         if searched.zero is not None:
             board = _zero_set_board(run.problem, reasoning, searched.zero, searched.click)
             return run.decided(Phase.EXHAUST.value, Status.POSSIBLE, board)
@@ -158,6 +164,9 @@ def _grow(
     run.tight = run.tight or grown.tight
     run.stats["restarts"] = run.stats.get("restarts", 0) + grown.restarts
     if grown.zero is None:
+        # without a count of restarts the growth restarts until its deadline, where more time might
+        # have found a board; with one, only a growth cut short by the clock depends on it
+        run.cut = run.cut or restarts is None or time.perf_counter() >= deadline
         return None
     board = _zero_set_board(run.problem, reasoning, grown.zero, grown.click)
     return run.decided(Phase.HEURISTIC.value, Status.POSSIBLE, board)

@@ -28,7 +28,7 @@ from cpsolve.answers import games, generated, hints, layouts, players, puzzles
 from cpsolve.errors import CpsolveError, InputError, InternalError, TimeLimitError, UsageError
 from cpsolve.formats.casual import read_casual_boards
 from cpsolve.formats.lines import TextSource
-from cpsolve.formats.puzzle import position_json
+from cpsolve.formats.puzzle_output import position_json
 from cpsolve.formats.values import json_line
 from cpsolve.layout import SolveOptions, parse_phases
 from cpsolve.words import one_line
@@ -95,9 +95,9 @@ def _read_in_time(fields: dict[str, Any]) -> tuple[puzzles.PuzzleRead, float]:
 
 
 def _position(fields: dict[str, Any]) -> Any:
-
-    read, _ = _read_in_time(fields)
-    return position_json(read.puzzle.position)
+    read, left = _read_in_time(fields)
+    # drawn from the flat view, never the Position of a million cells; the time left still holds
+    return position_json(read.puzzle, perf_counter() + left)
 
 
 def _hint(fields: dict[str, Any]) -> Any:
