@@ -147,8 +147,13 @@ def untimed(answer):
         (["3", "3", "2", "--backend", "cp"], {"rows": 3, "cols": 3, "mines": 2, "backend": "cp"}),
         (["5", "5", "3", "--click", "3,3"], {"rows": 5, "cols": 5, "mines": 3, "click": [3, 3]}),
         (["20", "--template", str(EXAMPLES / "templates" / "two_rooms.txt")], {"mines": 20, "template": "two_rooms"}),
+        (  # the fuzz's seeded CP layout: the CLI printed 4 boards in 6 runs, the API another
+            ["30", "--template", str(EXAMPLES / "templates" / "two_rooms.txt")]
+            + ["--backend", "cp", "--phases", "none", "--seed", "5"],
+            {"mines": 30, "template": "two_rooms", "backend": "cp", "phases": "none", "seed": 5},
+        ),
     ],
-    ids=["greedy", "impossible", "cp", "click", "template"],
+    ids=["greedy", "impossible", "cp", "click", "template", "seeded cp"],
 )
 def test_layout_answers_what_the_command_prints(client, runner, args, body):
     if body.get("template"):
