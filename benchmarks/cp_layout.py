@@ -13,7 +13,7 @@ compared with the feasibility rule. Usage:
 
 Prints one line per case, then a summary (total, median, worst, undecided, disagreements). With
 ``--compare-search`` every case is solved three more times, the order turning from case to case:
-with the model phase's deterministic search (``cpsolve.layout.cpsat.DETERMINISTIC_SEARCH``, the
+with the model phase's deterministic search (``SolveOptions.deterministic``, the
 default), with CP-SAT's own portfolio on the same workers (as before it), and with CP-SAT on one
 thread (which repeats too, but would make ``--workers`` pointless); the summary gives each one's
 total and undecided cases, the ratios to the portfolio, and how many boards differ from its.
@@ -54,7 +54,7 @@ def main() -> None:
     parser.add_argument("--model", default="strong", choices=("strong", "textbook"))
     parser.add_argument("--compare-search", action="store_true", help="each case with both searches, in turn")
     args = parser.parse_args()
-    from cpsolve.layout import cpsat  # imported before timing: OR-Tools takes a second
+    from cpsolve.layout import cpsat  # noqa: F401  (imported before timing: OR-Tools takes a second)
 
     if args.click_centre:
         problems = [LayoutProblem(50, 50, m, click=(24, 24)) for m in (1, 10, 100, 1000, 2000, 2480)]
@@ -85,13 +85,12 @@ def main() -> None:
             boards = {}
             names = list(searches)
             for name in names[index % 3 :] + names[: index % 3]:
-                cpsat.DETERMINISTIC_SEARCH, workers = searches[name]
+                deterministic, workers = searches[name]
                 case_start = time.perf_counter()
-                result = solve(problem, "cp", replace(options, workers=workers))
+                result = solve(problem, "cp", replace(options, workers=workers, deterministic=deterministic))
                 compared[name]["seconds"] += time.perf_counter() - case_start
                 compared[name]["undecided"] += result.status is Status.UNKNOWN
                 boards[name] = None if result.board is None else result.board.to_rows()
-            cpsat.DETERMINISTIC_SEARCH = True
             for name in searches:
                 compared[name]["boards differ"] += boards[name] != boards["portfolio"]
         case_start = time.perf_counter()

@@ -101,7 +101,7 @@ def test_ctrl_c_in_a_cp_sat_search_is_an_interruption_not_a_time_limit(tmp_path)
     assert process.stderr is not None
     # CP-SAT's own log (--log) says when the search starts: interrupt then, not after a guessed delay
     for line in process.stderr:
-        if line.startswith("Starting search"):
+        if line.startswith(("Starting search", "Starting deterministic search")):
             break
     time.sleep(0.5)  # into the search
     assert process.poll() is None, "the search ended before it could be interrupted"

@@ -159,7 +159,7 @@ class OneConstraint:
 class FrontierCount:
     """One component counted by the frontier programme, ready to weigh its cells or place its mines.
 
-    The forward pass runs when it is built and gives :attr:`ways`. It keeps its layers (each step's
+    The forward pass runs when it is built and gives ``ways``. It keeps its layers (each step's
     states and their ways) while they hold less than :data:`KEEP_ALL_BYTES`; past that it keeps one
     layer in every block of about sqrt(n) steps, and :meth:`weights` and :meth:`placement` rebuild
     each block's layers from its first as they walk back through it: a component of n cells then

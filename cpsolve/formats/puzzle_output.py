@@ -90,7 +90,7 @@ def position_json(position: PuzzleInput | Position | View, deadline: float | Non
     """A position as read, every way of writing it made one (the web app's Analyse page draws it).
 
     Args:
-        position: The position: as read (:func:`read_puzzle`), or its view or Position.
+        position: The position: as read (:func:`cpsolve.formats.puzzle.read_puzzle`), or its view or Position.
         deadline: A ``time.perf_counter()`` value, read before the position is drawn (the drawing is
             a few array operations on the view).
 

@@ -227,6 +227,10 @@ class SolveOptions:
         least_tree_groups: The constructive search starts from the least tree joining the fixed safe cells
             (:mod:`cpsolve.layout.steiner`) when they fall into at most this many groups (0: never; for measuring
             what the tree brings, ``benchmarks/open_gaps.py``).
+        deterministic: The cp backend's model searches by CP-SAT's deterministic interleaved search, so the
+            same seed gives the same board whatever the workers (False: CP-SAT's own racing portfolio on
+            `workers` threads, whose board may differ from run to run; for measuring what determinism costs,
+            ``benchmarks/cp_layout.py --compare-search``).
     """
 
     time_limit: float = 60.0
@@ -241,6 +245,7 @@ class SolveOptions:
     export_model: str | None = None
     log: bool = False
     least_tree_groups: int = 8
+    deterministic: bool = True
 
 
 @dataclass

@@ -98,10 +98,6 @@ SEARCH_BATCH = 8
 #: The fewest threads the deterministic search runs on: with one, CP-SAT settles each batch's
 #: solutions as they come instead of at the batch's end, and another board can come out.
 MIN_SEARCH_THREADS = 2
-#: Off only to measure what determinism costs (``benchmarks/cp_layout.py --compare-search``):
-#: the model phase then runs CP-SAT's own portfolio on ``workers`` threads, as before.
-DETERMINISTIC_SEARCH = True
-
 #: The options these messages name, as the library calls them (the command line prints the flags).
 _DOMINANCE, _EXPORT_MODEL = parameter("dominance"), parameter("export_model")
 
@@ -235,7 +231,7 @@ def _threads(options: SolveOptions, dominance: str) -> int:
     if dominance == Dominance.STAIRCASE.value:
         return 1
     workers = options.workers or DEFAULT_WORKERS[dominance]
-    return max(MIN_SEARCH_THREADS, workers) if DETERMINISTIC_SEARCH else workers
+    return max(MIN_SEARCH_THREADS, workers) if options.deterministic else workers
 
 
 def _solver(options: SolveOptions, workers: int, portfolio: bool = False) -> cp_model.CpSolver:
@@ -253,7 +249,7 @@ def _solver(options: SolveOptions, workers: int, portfolio: bool = False) -> cp_
     parameters = solver.parameters
     parameters.num_workers = workers
     parameters.random_seed = options.seed
-    if portfolio and DETERMINISTIC_SEARCH:
+    if portfolio and options.deterministic:
         parameters.interleave_search = True
         parameters.interleave_batch_size = SEARCH_BATCH
         parameters.subsolvers.extend(SEARCH_PORTFOLIO)

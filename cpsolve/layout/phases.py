@@ -62,7 +62,7 @@ class Run:
         tight: Whether a growth found N tight (Prim's tree ran past it): the next starts from the least tree.
         cut: Whether a phase ended at the deadline of its share of the time limit, not at its own end:
             what came after it depends on the machine's speed, so a board found later may not repeat
-            (:attr:`cpsolve.layout.LayoutResult.repeatable`).
+            (``repeatable`` of :class:`cpsolve.layout.LayoutResult`).
     """
 
     problem: LayoutProblem

@@ -29,7 +29,12 @@ __all__ = ["BackendSummary", "Comparison", "layout_settings", "run_comparison"]
 #: left out of the store's settings, so a sweep resumed with another --jobs finds its records.
 _NOT_VERDICT = frozenset({"workers", "export_model", "log"})
 #: Fields added after stores were first written, left out at their default so those stores still resume.
-_LATER_DEFAULTS: dict[str, Any] = {"phases": PHASES, "model": ModelKind.STRONG.value, "least_tree_groups": 8}
+_LATER_DEFAULTS: dict[str, Any] = {
+    "phases": PHASES,
+    "model": ModelKind.STRONG.value,
+    "least_tree_groups": 8,
+    "deterministic": True,
+}
 
 
 @dataclass
