@@ -21,7 +21,6 @@ class Reason(str, Enum):
     FORCED = "forced"
     BOX = "box"
     PSEUDO = "pseudo"
-    OPENING = "opening"
     ENDGAME = "endgame"
     ISOLATED = "isolated"
     LOOKAHEAD = "lookahead"
@@ -43,7 +42,6 @@ _WORDS = {
     Reason.FORCED: "a forced 50/50: no click can tell the two cells apart, so guess now",
     Reason.BOX: "a forced 50/50 of four cells: no click can tell the block's two diagonals apart, so guess now",
     Reason.PSEUDO: "safe, or a mine that leaves a 50/50 behind anyway: as good as guessing it later",
-    Reason.OPENING: "the opening book: after the corner showed a number, the corner at the far end of its shorter edge",
     Reason.ENDGAME: "exact game-tree search over the placements left: the best chance to win",
     Reason.ISOLATED: "isolated region: exact game-tree search of a part of the board that plays alone",
     Reason.LOOKAHEAD: "the best chance of surviving this click and the next",

@@ -47,9 +47,6 @@ class BestSettings:
             of a measured game).
         rollout_candidates: At most this many candidates are played out.
         rollout_ratio: ... those whose look-ahead score is at least this share of the best's.
-        corner_numbers: After a first click in a corner showed one of these numbers, with nothing else open,
-            guess the corner at the far end of the shorter edge (:mod:`cpsolve.play.best.opening`; empty: the
-            look-ahead chooses).
     """
 
     candidate_ratio: float = 0.8
@@ -64,7 +61,6 @@ class BestSettings:
     rollouts: int = 0
     rollout_candidates: int = 4
     rollout_ratio: float = 0.9
-    corner_numbers: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         for field in fields(self):

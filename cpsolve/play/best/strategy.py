@@ -13,7 +13,6 @@ from cpsolve.deduce.view import View
 from cpsolve.play.best.choice import Candidate, Decision, Reason, guess_first
 from cpsolve.play.best.fifty_fifty import forced_box, forced_pair, influence
 from cpsolve.play.best.lookahead import candidates, lookahead, pick
-from cpsolve.play.best.opening import corner_reply
 from cpsolve.play.best.rollouts import rollouts
 from cpsolve.play.best.searches import endgame, isolated
 from cpsolve.play.best.settings import DEFAULT, BestSettings
@@ -75,10 +74,6 @@ def _guess(
         options = [Candidate(c, float(safety[c])) for c in pair]
         guess = options[int(rng.integers(2))]
         return Decision((), (), guess, Reason.FORCED, guess_first(guess, options))
-    corner = corner_reply(view, state, settings.corner_numbers)
-    if corner is not None:
-        guess = Candidate(corner, float(safety[corner]))
-        return Decision((), (), guess, Reason.OPENING, (guess,))
     if _in_time(deadline):
         found = None
         if log_count <= math.log(settings.endgame_solutions + 0.5):
