@@ -242,13 +242,24 @@ def test_ctrl_c_at_any_moment_of_start_up():
             # the board, echoed line by line, may be partly or wholly out when the press lands before the end
             assert stderr == "cpsolve: interrupted\n" and "c..\n...\n..*\n".startswith(stdout), (stderr, stdout)
         elif process.returncode == 0:
-            assert stdout == "c..\n...\n..*\n" and stderr == ""
+            # a press that lands while Python runs an import lock's clean-up callback is swallowed by Python
+            # itself ("Exception ignored in ... _get_module_lock ... KeyboardInterrupt") and the command goes on
+            assert stdout == "c..\n...\n..*\n" and (stderr == "" or _swallowed_by_python(stderr)), stderr
         else:
             # nothing of cpsolve's: no line of its own, no frame in its package
             ours = "cpsolve:" in stderr or not _python_starting(stderr)
             assert process.returncode in (1, -signal.SIGINT) and not ours, (process.returncode, stderr)
         outcomes.add(process.returncode)
     assert 130 in outcomes
+
+
+def _swallowed_by_python(stderr: str) -> bool:
+    """Whether stderr is only Python's note of a KeyboardInterrupt it ignored in an import lock's callback."""
+    return (
+        stderr.startswith("Exception ignored in: <function _get_module_lock.<locals>.cb")
+        and stderr.rstrip().endswith("KeyboardInterrupt:")
+        and "cpsolve" not in stderr
+    )
 
 
 def _python_starting(stderr: str) -> bool:
