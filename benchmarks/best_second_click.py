@@ -26,7 +26,8 @@ def play(args: tuple) -> list[tuple[int, int]]:
     rows, cols, mines, number, cell, seed, indices = args
     from cpsolve.generate import GameSettings, draw_board
     from cpsolve.grid import mine_numbers
-    from cpsolve.play.best_games import BestGame, _play_on
+    from cpsolve.play.best import DEFAULT, decide
+    from cpsolve.play.best.playing import BestGame, play_on_state
     from cpsolve.play.core import GameState
     from cpsolve.play.tables import BoardTables
 
@@ -43,7 +44,8 @@ def play(args: tuple) -> list[tuple[int, int]]:
         if cell is not None and (board[cell] or (game.safe_left and game.reveal(index(*cell)) is None)):
             out.append((k, 0))
             continue
-        record = _play_on(game, np.random.default_rng([seed, k, 1]), BestGame(False, 0, 0, 0, None))
+        record = BestGame(False, 0, 0, 0, None)
+        record = play_on_state(game, np.random.default_rng([seed, k, 1]), record, DEFAULT, decide)
         out.append((k, int(record.won)))
     return out
 

@@ -38,6 +38,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from bruteforce_puzzle import clue_strip  # noqa: E402  (the tests draw the same strips)
+
 #: The strips: (pattern, density of mines, seed).
 STRIPS = [
     ("rows", 0.4, 1),
@@ -51,26 +54,11 @@ STRIPS = [
 
 
 def strip(rows: int, cols: int, pattern: str, density: float, seed: int) -> str:
-    """The puzzle file of one strip, its total in the header (``tests/bruteforce_puzzle.py``'s
-    ``clue_strip`` draws the same strips for the tests)."""
-    rng = random.Random(seed)
-    mines = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < density}
-    shown_at = {
-        "rows": lambda r, c: r % 2 == 1,
-        "half": lambda r, c: rng.random() < 0.5,
-        "checker": lambda r, c: (r + c) % 2 == 0,
-        "lattice": lambda r, c: r % 2 == 1 and c % 2 == 1,
-    }[pattern]
-    shown = {(r, c) for r in range(rows) for c in range(cols) if shown_at(r, c)}
-
-    def number(r: int, c: int) -> int:
-        return sum((r + dr, c + dc) in mines for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
-
-    lines = [
-        "".join(str(number(r, c)) if (r, c) in shown and (r, c) not in mines else "." for c in range(cols))
-        for r in range(rows)
-    ]
-    return f"{rows} {cols} {len(mines)}\n" + "\n".join(lines) + "\n"
+    """The puzzle file of one strip, its total in the header: the tests' ``clue_strip``
+    (``tests/bruteforce_puzzle.py``) drawn from ``random.Random(seed)``."""
+    clues, _, total = clue_strip(rows, cols, pattern, density, random.Random(seed))
+    lines = ["".join(str(clues[r, c]) if (r, c) in clues else "." for c in range(cols)) for r in range(rows)]
+    return f"{rows} {cols} {total}\n" + "\n".join(lines) + "\n"
 
 
 def largest_component(path: Path, folder: str) -> int:

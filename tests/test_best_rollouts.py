@@ -17,9 +17,9 @@ from cpsolve.cli import app
 from cpsolve.deduce import Position
 from cpsolve.deduce.view import View
 from cpsolve.formats.puzzle import read_puzzle
-from cpsolve.play.best import DEFAULT, BestSettings, Reason, advise
+from cpsolve.play.best import DEFAULT, BestSettings, Reason, advise, decide
+from cpsolve.play.best.playing import play_out
 from cpsolve.play.best.rollouts import sample_placement
-from cpsolve.play.best_games import play_out
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -63,8 +63,8 @@ def test_a_playout_on_a_mine_loses_and_on_a_decided_board_wins():
     mines = np.zeros(len(view.state), dtype=bool)
     mines[view.grid.index(0, 1)] = True
     rng = np.random.default_rng(0)
-    assert not play_out(view, mines, view.grid.index(0, 1), rng, DEFAULT)
-    assert play_out(view, mines, view.grid.index(0, 2), rng, DEFAULT)
+    assert not play_out(view, mines, view.grid.index(0, 1), rng, DEFAULT, decide)
+    assert play_out(view, mines, view.grid.index(0, 2), rng, DEFAULT, decide)
 
 
 def test_the_deep_hint_plays_out_the_closest_candidates_and_keeps_their_chances_exact():

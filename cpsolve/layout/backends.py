@@ -20,19 +20,35 @@ from cpsolve.layout import (
     LayoutProblem,
     LayoutResult,
     SolveOptions,
-    greedy,
-    minizinc,
 )
 
 __all__ = ["backend_function", "register_backend"]
 
 
+# Each backend's module is imported when that backend first solves: OR-Tools takes a third of a second
+# to import and starts threads, MiniZinc's runner brings tempfile and the package's resources, and a
+# command that asks for one backend pays for no other.
+
+
+def _greedy(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
+    """The greedy backend (:func:`cpsolve.layout.greedy.solve`)."""
+    from cpsolve.layout import greedy
+
+    return greedy.solve(problem, options)
+
+
 def _cp(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
     """The cp backend (:func:`cpsolve.layout.cpsat.solve`)."""
-    # OR-Tools takes a third of a second to import and starts threads: only a cp solve pays for it
     from cpsolve.layout import cpsat
 
     return cpsat.solve(problem, options)
+
+
+def _minizinc(problem: LayoutProblem, options: SolveOptions) -> LayoutResult:
+    """The minizinc backend (:func:`cpsolve.layout.minizinc.solve`)."""
+    from cpsolve.layout import minizinc
+
+    return minizinc.solve(problem, options)
 
 
 def _model_variant(encoding: str) -> BackendFunction:
@@ -47,9 +63,9 @@ def _model_variant(encoding: str) -> BackendFunction:
 
 #: Each backend's solve function, by name (:data:`cpsolve.layout.BACKENDS`, then :data:`cpsolve.layout.MODEL_VARIANTS`).
 _FUNCTIONS: dict[str, BackendFunction] = {
-    "greedy": greedy.solve,
+    "greedy": _greedy,
     "cp": _cp,
-    "minizinc": minizinc.solve,
+    "minizinc": _minizinc,
     **{name: _model_variant(encoding) for name, encoding in MODEL_VARIANTS.items()},
 }
 #: Backends registered at run time (the tests' fakes).

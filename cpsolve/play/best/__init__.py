@@ -35,6 +35,8 @@ Modules:
     searches:    the exact game-tree searches (endgame, isolated region).
     lookahead:   the candidates and their look-ahead scores.
     advice:      :func:`advise`: the hint on a position, its chances exact.
+    rollouts:    the hint's deep mode: the closest candidates played out on boards drawn from the view.
+    playing:     the game loop (deduce and guess until won or lost), the strategy passed in.
 """
 
 from cpsolve.play.best.advice import Advice, advise

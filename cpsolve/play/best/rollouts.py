@@ -3,7 +3,7 @@
 The look-ahead scores a guess by the next click's safety only. Where its best candidates are close,
 playing each one out settles which wins most (policy improvement): draw boards uniformly among the
 placements consistent with the view (:func:`sample_placement`), and on each board click each candidate
-and let the best player play the game out (:func:`cpsolve.play.best_games.play_out`). Every candidate
+and let the best player play the game out (:func:`cpsolve.play.best.playing.play_out`). Every candidate
 plays the same boards with the same tie-breaking stream, so the comparison is paired.
 
 It costs a whole game per board and candidate (a few milliseconds each), so it is the hint's deep mode
@@ -23,6 +23,7 @@ from cpsolve.deduce.view import View
 from cpsolve.errors import InternalError
 from cpsolve.play.best.choice import Candidate, Decision, Reason, guess_first, scored
 from cpsolve.play.best.fifty_fifty import around
+from cpsolve.play.best.playing import Strategy, play_out
 from cpsolve.play.best.settings import BestSettings
 
 __all__ = ["sample_placement", "rollouts"]
@@ -69,6 +70,7 @@ def rollouts(
     found: Decision,
     seed: int,
     settings: BestSettings,
+    decide: Strategy,
     deadline: float | None = None,
 ) -> Decision:
     """The look-ahead's decision, its closest candidates played out on `settings.rollouts` drawn boards.
@@ -83,10 +85,9 @@ def rollouts(
         found: The look-ahead's decision on it.
         seed: Seeds the boards drawn and the players' ties, so the same view gets the same answer.
         settings: How to guess (the playouts' own player runs without rollouts).
+        decide: The strategy that plays the games out (:func:`cpsolve.play.best.decide`).
         deadline: A ``time.perf_counter()`` value.
     """
-    from cpsolve.play.best_games import play_out  # the games call the strategy, which calls this
-
     candidates = [c for c in found.candidates if c.survival is not None]
     living = [c for c in candidates if not c.dead] or candidates
     if not living:
@@ -104,7 +105,7 @@ def rollouts(
         rng = np.random.default_rng([seed, board])
         mines = sample_placement(view, rng)
         for k, candidate in enumerate(tried):
-            wins[k] += play_out(view, mines, candidate.cell, np.random.default_rng([seed, board, 1]), inner)
+            wins[k] += play_out(view, mines, candidate.cell, np.random.default_rng([seed, board, 1]), inner, decide)
         played += 1
     if played == 0:
         return found

@@ -47,6 +47,8 @@ class BestSettings:
             of a measured game).
         rollout_candidates: At most this many candidates are played out.
         rollout_ratio: ... those whose look-ahead score is at least this share of the best's.
+        fifty_fifty_lookahead: The cell of a forced or pseudo 50/50 is the one the look-ahead prefers
+            (its number may settle other cells), not one drawn at random.
     """
 
     candidate_ratio: float = 0.8
@@ -61,14 +63,11 @@ class BestSettings:
     rollouts: int = 0
     rollout_candidates: int = 4
     rollout_ratio: float = 0.9
+    fifty_fifty_lookahead: bool = True
 
     def __post_init__(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
-            if isinstance(value, tuple):
-                if any(not 0 <= number <= 8 for number in value):
-                    raise ParameterError(field.name, f"must hold numbers from 0 to 8, got {value}")
-                continue
             if value < 0 or (field.name.endswith(("ratio", "blend", "scale")) and value > 1):
                 bound = "from 0 to 1" if isinstance(value, float) else "0 or more"
                 raise ParameterError(field.name, f"must be {bound}, got {value}")

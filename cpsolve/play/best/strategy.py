@@ -71,11 +71,13 @@ def _guess(
     """The guess on a view with nothing certain (its sure mines flagged), in order of precedence."""
     pair = forced_pair(view, state)
     if pair is not None:  # it must be guessed some time, and guessing now costs nothing
+        # which of the two is a coin flip: they share every neighbour but flags, so each one's number
+        # would tell the same (tests/test_best.py checks their look-ahead scores are equal)
         options = [Candidate(c, float(safety[c])) for c in pair]
         guess = options[int(rng.integers(2))]
         return Decision((), (), guess, Reason.FORCED, guess_first(guess, options))
     if _in_time(deadline):
-        found = None
+        found: Decision | None = None
         if log_count <= math.log(settings.endgame_solutions + 0.5):
             found = endgame(view, safety, rng, settings)
         if found is None and settings.isolated_solutions:
@@ -89,13 +91,16 @@ def _guess(
     if _in_time(deadline):
         near, pseudo = influence(view, state, safety, log_count) if settings.fifty_fifty_scale else ({}, [])
         if pseudo:  # a mine here is a 50/50 anyway: it is safe, or as good as lost
+            if settings.fifty_fifty_lookahead and len(pseudo) > 1:
+                found = lookahead(view, state, safety, rng, {}, np.array(pseudo, dtype=np.int64), settings)
+                return Decision((), (), found.guess, Reason.PSEUDO, found.candidates)
             cell = pseudo[int(rng.integers(len(pseudo)))] if len(pseudo) > 1 else pseudo[0]
             guess = Candidate(cell, float(safety[cell]))
             return Decision((), (), guess, Reason.PSEUDO, (guess,))
         cells = candidates(view, state, safety, rng, near, settings)
         found = lookahead(view, state, safety, rng, near, cells, settings)
         if settings.rollouts and view.total >= 0:  # the deep mode: the closest candidates played out
-            return rollouts(view, found, int(rng.integers(2**31)), settings, deadline)
+            return rollouts(view, found, int(rng.integers(2**31)), settings, decide, deadline)
         return found
     cells = np.flatnonzero(state == COVERED)
     index = pick(rng, safety[cells].tolist())
