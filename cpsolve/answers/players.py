@@ -1,28 +1,22 @@
-"""``cpsolve casual``'s and ``cpsolve play``'s answers: the fewest safe cells a player leaves covered on a board,
-and the best player's game on it."""
+"""``cpsolve casual``'s and ``cpsolve play``'s answers: the fewest safe cells a player leaves covered on a board
+(the best player's game on it is :mod:`cpsolve.answers.best_play`'s, so these commands do not import it)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from cpsolve.answers.checks import check_seed
 from cpsolve.board import Board
 from cpsolve.errors import InputError, parameter
-from cpsolve.formats.best import game_json
 from cpsolve.formats.casual import CasualInput, casual_json
 from cpsolve.grid import Cell
-from cpsolve.play.best_games import BestGame, play_board
 from cpsolve.play.casual import STATE_LEGEND, CasualResult, draw_state
 from cpsolve.play.game import best_first_click
 
 __all__ = [
     "CasualAnswer",
     "casual",
-    "BestGameAnswer",
-    "best_game",
     "check_click",
-    "check_seed",
     "draw_state",
     "STATE_LEGEND",
     "Board",
@@ -71,37 +65,3 @@ def check_click(board: Board, click: Cell, item: CasualInput, source: str) -> No
         raise InputError(f"{where} is off the {rows}x{cols} board", source, item.line)
     if board.mines[click]:
         raise InputError(f"{where} is a mine", source, item.line)
-
-
-@dataclass(frozen=True)
-class BestGameAnswer:
-    """The best player's game on one board (``play --player best``)."""
-
-    number: int
-    game: BestGame
-
-    def json(self) -> dict[str, Any]:
-        """The object ``play --player best --format json`` prints."""
-        return game_json(self.number, self.game)
-
-
-def best_game(
-    item: CasualInput, click: Cell, *, seed: int = 0, moves: bool = False, source: str = ""
-) -> BestGameAnswer:
-    """The best player's game on a board from `click`: ties broken by ``default_rng([seed, board number])``.
-
-    Args:
-        item: The board as read.
-        click: The first click, 0-based: a safe cell of the board.
-        seed: The tie-breaking seed.
-        moves: Record every reveal.
-        source: The file the board came from (for an error's message).
-
-    Raises:
-        InputError: The click is not a safe cell of the board.
-        ParameterError: A seed out of range.
-    """
-    check_seed(seed)
-    board = Board.from_rows(list(item.rows), mine_chars="M*")
-    check_click(board, click, item, source)
-    return BestGameAnswer(item.number, play_board(board, click, seed, item.number, record_moves=moves))

@@ -57,17 +57,18 @@ def play_best_boards(
     explain: bool,
 ) -> None:
     """``play --player best``: one game per board from the click, one answer per board."""
-    from cpsolve.answers import players  # the engine, imported when the command runs (cpsolve.cli)
+    from cpsolve.answers import best_play  # the engine, imported when the command runs (cpsolve.cli)
+    from cpsolve.answers.checks import check_seed
 
     if click is None:
         raise UsageError("--player best needs --click ROW,COL (the board fixes the mines, so choose the first click)")
     if no_total or explain:
         raise UsageError("--player best always knows the total and has no --explain; drop --no-total and --explain")
-    players.check_seed(seed)
+    check_seed(seed)
     first = parse_cell(click, "--click")
     for item in read_casual_boards(board_file):
         with _playing(item, "best"):
-            answer = players.best_game(item, first, seed=seed, moves=moves, source=board_file)
+            answer = best_play.best_game(item, first, seed=seed, moves=moves, source=board_file)
         typer.echo(json.dumps(answer.json()) if output_format is OutputFormat.json else str(answer.game.covered))
         sys.stdout.flush()
     raise typer.Exit(0)

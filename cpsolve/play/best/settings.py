@@ -47,8 +47,6 @@ class BestSettings:
             of a measured game).
         rollout_candidates: At most this many candidates are played out.
         rollout_ratio: ... those whose look-ahead score is at least this share of the best's.
-        fifty_fifty_lookahead: The cell of a forced or pseudo 50/50 is the one the look-ahead prefers
-            (its number may settle other cells), not one drawn at random.
     """
 
     candidate_ratio: float = 0.8
@@ -63,7 +61,6 @@ class BestSettings:
     rollouts: int = 0
     rollout_candidates: int = 4
     rollout_ratio: float = 0.9
-    fifty_fifty_lookahead: bool = True
 
     def __post_init__(self) -> None:
         for field in fields(self):

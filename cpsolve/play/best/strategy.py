@@ -91,9 +91,6 @@ def _guess(
     if _in_time(deadline):
         near, pseudo = influence(view, state, safety, log_count) if settings.fifty_fifty_scale else ({}, [])
         if pseudo:  # a mine here is a 50/50 anyway: it is safe, or as good as lost
-            if settings.fifty_fifty_lookahead and len(pseudo) > 1:
-                found = lookahead(view, state, safety, rng, {}, np.array(pseudo, dtype=np.int64), settings)
-                return Decision((), (), found.guess, Reason.PSEUDO, found.candidates)
             cell = pseudo[int(rng.integers(len(pseudo)))] if len(pseudo) > 1 else pseudo[0]
             guess = Candidate(cell, float(safety[cell]))
             return Decision((), (), guess, Reason.PSEUDO, (guess,))
