@@ -63,6 +63,19 @@ def test_compiled_players_end_where_the_python_ones_do(case):
     assert_same_game(*case)
 
 
+def test_a_game_won_with_the_total_ends_with_every_mine_flagged_compiled_or_not():
+    """Found by the test above: the compiled player (without the total) cleared the last safe cell and left 16
+    mines unflagged, where the Python player's backbone with the total had flagged them all; a won game with the
+    total now flags every covered cell, whichever deduction won it."""
+    rows = ["MM.M.MM", "MMM..MM", "M.MM...", ".......", "......M", "M.M...M", "MMMMMMM", "MMMMMMM", "MMMMMMM"]
+    grid = np.array([list(row) for row in rows])
+    board = Board(grid == "M", None, np.ones(grid.shape, dtype=bool))
+    assert_same_game(board, (4, 4))
+    for options in ({}, {"compiled": False}, {"search_budget": 1}):
+        end = Game(board, "perfect", True, **options).play((4, 4))
+        assert end.covered == 0 and end.flagged == int(board.mines.sum()), options
+
+
 @pytest.mark.parametrize("shape", [(1, 40), (40, 1), (2, 30), (30, 3)])
 def test_compiled_players_on_narrow_boards(shape):
     rng = np.random.default_rng(sum(shape))

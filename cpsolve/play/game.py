@@ -222,8 +222,9 @@ class Game:
         if self.compiled and self.player != "casual":
             if self._advance(index):
                 self._with_total()
-            return
-        self._close_in_python(self._clear(index))
+        else:
+            self._close_in_python(self._clear(index))
+        self._flag_when_won()
 
     def resume(self, cleared: Iterable[Cell], flagged: Iterable[Cell] = ()) -> None:
         """Start from a position: these cells cleared and these flagged; then play until stuck.
@@ -335,8 +336,18 @@ class Game:
         if self.compiled:
             if self._advance(-1):
                 self._with_total()
-            return
-        self._close_in_python(dirty)
+        else:
+            self._close_in_python(dirty)
+        self._flag_when_won()
+
+    def _flag_when_won(self) -> None:
+        """The perfect player with the total, once it has won, flags every covered cell: each is now a certain
+        mine. So a game ends in one state whichever deduction cleared the last safe cell: the compiled player's
+        own (without the total, which may leave mines unflagged) or the backbone with the total (which flags
+        them all at once)."""
+        if self.player == "perfect" and self.use_total and self.cleared == self.tables.safe_total:
+            flat = np.frombuffer(self._state, dtype=np.uint8)
+            self._apply((), np.flatnonzero(flat == COVERED).tolist())
 
     def _with_total(self) -> None:
         """Perfect with the total: the view's backbone in Python whenever the compiled player
