@@ -44,8 +44,7 @@ def play(args: tuple) -> list[tuple[int, int]]:
         if cell is not None and (board[cell] or (game.safe_left and game.reveal(index(*cell)) is None)):
             out.append((k, 0))
             continue
-        record = BestGame(False, 0, 0, 0, None)
-        record = play_on_state(game, np.random.default_rng([seed, k, 1]), record, DEFAULT, decide)
+        record = play_on_state(game, np.random.default_rng([seed, k, 1]), BestGame(False, 0, 0, 0), DEFAULT, decide)
         out.append((k, int(record.won)))
     return out
 

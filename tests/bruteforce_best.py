@@ -92,3 +92,21 @@ def player_win(position, seed: int = 0, settings=None) -> Fraction:
         game = play_from_position(position, mines | set(position.known_mines), ties, settings=settings or DEFAULT)
         wins += game.won
     return Fraction(wins, len(found))
+
+
+def survival(position, cell) -> Fraction:
+    """The chance of surviving a click on `cell` and the next (the next position's safest cell; 1 when it has a
+    certain move or no safe cell left), over the position's placements: the look-ahead with ``blend=0``."""
+    every = placements(position)
+    known = frozenset(position.known_mines)
+    others = sorted(position.unknown - {cell})
+    by_number: dict[int, list[frozenset]] = {}
+    for mines in every:
+        if cell not in mines:
+            by_number.setdefault(shows(cell, mines, known), []).append(mines)
+    total = Fraction(0)
+    for group in by_number.values():
+        safety = [Fraction(sum(other not in mines for mines in group), len(group)) for other in others]
+        leaf = 1 if not safety or max(safety) in (0, 1) else max(safety)
+        total += Fraction(len(group), len(every)) * leaf
+    return total

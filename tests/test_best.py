@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from bruteforce_best import optimal_win, placements, player_win, shows
+from bruteforce_best import optimal_win, placements, player_win, shows, survival
 from bruteforce_puzzle import neighbours, random_puzzle
 
 from cpsolve.cell_states import FLAGGED
@@ -518,24 +518,6 @@ def test_the_four_cell_50_50_test_finds_exactly_the_blocks_enumeration_finds():
     assert hits >= 20 and misses >= 20, (hits, misses)
 
 
-def brute_survival(position: Position, cell) -> Fraction:
-    """The chance of surviving a click on `cell` and the next (the next position's safest cell; 1 when it has a
-    certain move or no safe cell left), over the position's placements: the look-ahead with ``blend=0``."""
-    every = placements(position)
-    known = frozenset(position.known_mines)
-    others = sorted(position.unknown - {cell})
-    by_number: dict[int, list[frozenset]] = {}
-    for mines in every:
-        if cell not in mines:
-            by_number.setdefault(shows(cell, mines, known), []).append(mines)
-    total = Fraction(0)
-    for group in by_number.values():
-        safety = [Fraction(sum(other not in mines for mines in group), len(group)) for other in others]
-        leaf = 1 if not safety or max(safety) in (0, 1) else max(safety)
-        total += Fraction(len(group), len(every)) * leaf
-    return total
-
-
 def test_the_two_cells_of_a_forced_50_50_tell_the_same():
     """Which cell of a forced 50/50 to guess is a coin flip, not a choice left on the table: in small games,
     both cells of every forced 50/50 met have the same chance of surviving the click and the next (brute
@@ -552,15 +534,13 @@ def test_the_two_cells_of_a_forced_50_50_tell_the_same():
     def recording(view: View, rng, deadline, settings):
         decision = best.decide(view, rng, deadline, settings)
         if decision.reason == best.Reason.FORCED:  # the view changes as the game goes on: read it now
-            state = np.frombuffer(bytes(view.state), dtype=np.uint8)
-            flagged = View(view.grid, bytearray(state.tobytes()), view.shown, view.total)
+            state = bytearray(view.state)  # its sure mines flagged, as the strategy reads it
             for cell in decision.mines:
-                flagged.state[cell] = FLAGGED
+                state[cell] = FLAGGED
+            flagged = View(view.grid, state, view.shown, view.total)
             pair = np.array([c.cell for c in decision.candidates], dtype=np.int64)
-            safety = np.full(len(state), 0.5)
-            scored = lookahead(
-                flagged, np.frombuffer(bytes(flagged.state), dtype=np.uint8), safety, rng, {}, pair, settings
-            )
+            flat = np.frombuffer(bytes(state), dtype=np.uint8)
+            scored = lookahead(flagged, flat, np.full(len(state), 0.5), rng, {}, pair, settings)
             seen.append((view.position(), {view.grid.cell(c.cell): c.survival for c in scored.candidates}))
         return decision
 
@@ -571,8 +551,8 @@ def test_the_two_cells_of_a_forced_50_50_tell_the_same():
         game.reveal(game.tables.grid.index(0, 0))
         play_on_state(game, np.random.default_rng([0, k, 1]), BestGame(False, 0, 0, 0), settings, recording)
     for position, scores in seen:
-        exact = {cell: brute_survival(position, cell) for cell in scores}
+        exact = {cell: survival(position, cell) for cell in scores}
         assert len(set(exact.values())) == 1, (position, exact)
-        for cell, survival in scores.items():
-            assert survival == pytest.approx(float(exact[cell]), abs=1e-9)
+        for cell, score in scores.items():
+            assert score == pytest.approx(float(exact[cell]), abs=1e-9)
     assert len(seen) > 20

@@ -346,8 +346,8 @@ class Game:
         own (without the total, which may leave mines unflagged) or the backbone with the total (which flags
         them all at once)."""
         if self.player == "perfect" and self.use_total and self.cleared == self.tables.safe_total:
-            flat = np.frombuffer(self._state, dtype=np.uint8)
-            self._apply((), np.flatnonzero(flat == COVERED).tolist())
+            flat = np.frombuffer(self._state, dtype=np.uint8)  # a view of the state: writing it flags
+            flat[flat == COVERED] = FLAGGED
 
     def _with_total(self) -> None:
         """Perfect with the total: the view's backbone in Python whenever the compiled player
