@@ -47,11 +47,15 @@ a number, or by the share of the safe cells revealed (the opening under 5%, the 
 between). Each kind's net is (won by ours - won by the peer) / paired boards, in points of win rate, with its
 95% interval; the nets add up to the paired difference.
 
+By the first click (``report --by-first``). The paired boards split by the number their first click shows (the
+board fixes it before either side moves): each part's net, over all paired boards, says whether the difference
+lies in the games that open with a guess (a number) or in those that open a region (0).
+
 Usage:
     python benchmarks/best_vs_peer.py run --store DIR --boards N [--peer 'CMD {boards}'] [--side both|ours|peer]
         [--rule classic|modern] [--size R C M] [--first ROW,COL] [--seed S] [--jobs J] [--chunk K]
         [--peer-moves CMD] [--no-divergence] [--json]
-    python benchmarks/best_vs_peer.py report --store DIR [--json]
+    python benchmarks/best_vs_peer.py report --store DIR [--by-first] [--json]
     python benchmarks/best_vs_peer.py forget --store DIR --side ours|peer
     python benchmarks/best_vs_peer.py boards --store DIR --to K [--from K]    (the boards a peer reads, to stdout)
 
@@ -379,6 +383,15 @@ class Store:
             (OURS, PEER),
         ).fetchone()
         return Paired(*row)
+
+    def outcomes(self) -> Iterator[tuple[int, bool, bool]]:
+        """The boards both sides played, in order: (board, won by ours, won by the peer)."""
+        rows = self.db.execute(
+            "SELECT o.board, o.won, p.won FROM games o JOIN games p ON p.board = o.board"
+            " WHERE o.side = ? AND p.side = ? ORDER BY o.board",
+            (OURS, PEER),
+        )
+        return ((board, bool(ours), bool(peer)) for board, ours, peer in rows)
 
     def one_sided(self, limit: int) -> list[tuple[int, bool]]:
         """Up to `limit` boards won by one side only and not yet classified: (board, ours won)."""
@@ -869,8 +882,49 @@ def diverge(store: Store, rules: Rules, size: int, template: str, pool: Any) -> 
 # ---------------------------------------------------------------------------------------------- report
 
 
-def report(store: Store) -> dict:
-    """Everything the store says, as a JSON-able dict."""
+def first_shown(settings: Any, board: int) -> int:
+    """The number the first click shows on a board: the mines among its neighbours."""
+    mines = board_mines(settings, board)
+    row, col = settings.click
+    return int(mines[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2].sum())
+
+
+def by_first_number(store: Store, rules: Rules) -> list[dict]:
+    """The paired boards split by the number their first click shows: each part's one-sided games and its net.
+
+    Whether a board's first click shows 0 (a region opens) or a number (a guess follows at once) is fixed by the
+    board before either side moves, so each part's net is a difference measured on its own boards; the nets add
+    up to the paired difference. (Under the modern rule every first click shows 0: one part.)
+    """
+    settings = rules.settings()
+    parts: dict[int, list[int]] = {}
+    paired = 0
+    for board, ours, peer in store.outcomes():
+        part = parts.setdefault(first_shown(settings, board), [0, 0, 0])
+        part[0] += 1
+        part[1] += ours and not peer
+        part[2] += peer and not ours
+        paired += 1
+    rows = []
+    for shown, (boards, ours_only, peer_only) in sorted(parts.items()):
+        net = (ours_only - peer_only) / paired
+        half = net_half_width(ours_only, peer_only, paired)
+        rows.append(
+            {
+                "shown": shown,
+                "boards": boards,
+                OURS: ours_only,
+                PEER: peer_only,
+                "net": net,
+                "interval": [net - half, net + half],
+            }
+        )
+    return rows
+
+
+def report(store: Store, split_first: bool = False) -> dict:
+    """Everything the store says, as a JSON-able dict; with `split_first`, the paired boards split by what the
+    first click showed (:func:`by_first_number`: every board is dealt again, about 15 s a 200,000 boards)."""
     rules = store.rules()
     out: dict[str, Any] = {"boards": None if rules is None else asdict(rules), "sides": {}}
     for side in (OURS, PEER):
@@ -921,6 +975,8 @@ def report(store: Store) -> dict:
     ]
     peer = store.meta("peer")
     out["peer_command"] = peer
+    if split_first and rules is not None:
+        out["by_first"] = by_first_number(store, rules)
     return out
 
 
@@ -971,6 +1027,13 @@ def report_text(found: dict) -> str:
             lines.append(
                 f"  not classified: the peer's replay with moves ended otherwise in {found['replay_differs']:,} games"
             )
+        if "by_first" in found:
+            lines.append(f"by what the first click showed (net over all {pair['boards']:,} boards, in points):")
+            lines.append(f"  {'shown':>5s} {'boards':>9s} {'ours won':>9s} {'peer won':>9s}  net [95%]")
+            for row in found["by_first"]:
+                low, high = row["interval"]
+                net = f"{points(row['net'])} [{points(low)}, {points(high)}]"
+                lines.append(f"  {row['shown']:>5d} {row['boards']:>9,} {row[OURS]:>9,} {row[PEER]:>9,}  {net}")
     for run in found["runs"]:
         rate = f"{run['per_hour']:,.0f} boards an hour" if run["per_hour"] else ""
         lines.append(
@@ -1054,6 +1117,9 @@ def parser() -> Parser:
     show = commands.add_parser("report", help="the report from the store")
     common(show)
     show.add_argument("--json", action="store_true", help="as JSON")
+    show.add_argument(
+        "--by-first", action="store_true", help="split the paired boards by the number the first click shows"
+    )
 
     forget = commands.add_parser("forget", help="drop one side's results (a new version of it to play)")
     common(forget)
@@ -1132,7 +1198,7 @@ def main(argv: list[str] | None = None) -> int:
 def command(args: argparse.Namespace, store: Store) -> int:
     """One command on an open store."""
     if args.command == "report":
-        found = report(store)
+        found = report(store, split_first=args.by_first)
         print(json.dumps(found) if args.json else report_text(found))
         return 0
     if args.command == "forget":

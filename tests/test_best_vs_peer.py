@@ -304,6 +304,44 @@ def test_store_keeps_results_by_board(tmp_path: Path) -> None:
         again.adopt(rules)
 
 
+@pytest.mark.parametrize(("rule", "first"), [("classic", (0, 0)), ("classic", (4, 4)), ("modern", (4, 4))])
+def test_the_split_by_the_first_number_adds_up(tmp_path: Path, rule: str, first: tuple[int, int]) -> None:
+    store = bvp.Store(tmp_path / "s")
+    rules = bvp.Rules(9, 9, 20, first, rule, 3)
+    store.adopt(rules)
+    rng = np.random.default_rng(5)
+    outcomes = {k: (bool(rng.integers(2)), bool(rng.integers(2))) for k in range(1, 301)}
+    store.add_games("ours", [(k, ours, 0, {}) for k, (ours, _) in outcomes.items()])
+    store.add_games("peer", [(k, peer, 0, {}) for k, (_, peer) in outcomes.items() if k != 7])  # 7: ours only
+    settings = rules.settings()
+    expected: dict[int, list[int]] = {}
+    for k, (ours, peer) in outcomes.items():
+        if k == 7:
+            continue
+        mines = bvp.board_mines(settings, k)
+        shown = sum(
+            int(mines[r, c])
+            for r in range(first[0] - 1, first[0] + 2)
+            for c in range(first[1] - 1, first[1] + 2)
+            if 0 <= r < 9 and 0 <= c < 9
+        )
+        part = expected.setdefault(shown, [0, 0, 0])
+        part[0] += 1
+        part[1] += ours and not peer
+        part[2] += peer and not ours
+    found = bvp.report(store, split_first=True)
+    rows = found["by_first"]
+    assert {row["shown"]: [row["boards"], row["ours"], row["peer"]] for row in rows} == expected
+    if rule == "modern":
+        assert [row["shown"] for row in rows] == [0]  # the first click's 3x3 holds no mine
+    pair = found["paired"]
+    assert sum(row["boards"] for row in rows) == pair["boards"] == 299
+    assert sum(row["net"] for row in rows) == pytest.approx(pair["difference"])
+    assert all(row["interval"][0] <= row["net"] <= row["interval"][1] for row in rows)
+    assert "by_first" not in bvp.report(store)
+    assert "by what the first click showed" in bvp.report_text(found)
+
+
 def report_of(store: Path) -> dict:
     done = run("report", "--store", str(store), "--json")
     assert done.returncode == 0, done.stderr
@@ -330,6 +368,9 @@ def test_a_run_end_to_end_resumes_and_adds_up(tmp_path: Path, peer: str) -> None
     assert sum(row["ours"] for row in found["divergence"]) == pair["ours_only"]
     assert sum(row["peer"] for row in found["divergence"]) == pair["peer_only"]
     assert sum(row["net"] for row in found["divergence"]) == pytest.approx(pair["difference"])
+    split = run("report", "--store", str(store), "--by-first")
+    assert split.returncode == 0, split.stderr
+    assert "by what the first click showed (net over all 14 boards" in split.stdout
     # cpsolve's side is stats' games, whatever the chunks and the workers
     with sqlite3.connect(store / "store.sqlite") as db:
         ours = dict(db.execute("SELECT board, won FROM games WHERE side = 'ours'"))
