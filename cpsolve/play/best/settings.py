@@ -47,6 +47,8 @@ class BestSettings:
             of a measured game).
         rollout_candidates: At most this many candidates are played out.
         rollout_ratio: ... those whose look-ahead score is at least this share of the best's.
+        box_influence: 2x2 blocks that may become four-cell 50/50s count in the 50/50 influence and as
+            pseudo 50/50s, as 2-cell pairs do (:func:`cpsolve.play.best.fifty_fifty.influence`).
     """
 
     candidate_ratio: float = 0.8
@@ -61,6 +63,8 @@ class BestSettings:
     rollouts: int = 0
     rollout_candidates: int = 4
     rollout_ratio: float = 0.9
+    box_influence: bool = False
+    influence_waiting: int = 1
 
     def __post_init__(self) -> None:
         for field in fields(self):
