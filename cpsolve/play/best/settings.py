@@ -65,6 +65,7 @@ class BestSettings:
     rollout_ratio: float = 0.9
     box_influence: bool = False
     influence_waiting: int = 1
+    influence_per_cell: bool = False
 
     def __post_init__(self) -> None:
         for field in fields(self):

@@ -11,7 +11,7 @@ from cpsolve.cell_states import COVERED, FLAGGED
 from cpsolve.deduce import engine
 from cpsolve.deduce.view import View
 from cpsolve.play.best.choice import Candidate, Decision, Reason, guess_first
-from cpsolve.play.best.fifty_fifty import forced_box, forced_pair, influence
+from cpsolve.play.best.fifty_fifty import cell_influence, forced_box, forced_pair, influence
 from cpsolve.play.best.lookahead import candidates, lookahead, pick
 from cpsolve.play.best.rollouts import rollouts
 from cpsolve.play.best.searches import endgame, isolated
@@ -102,6 +102,8 @@ def _guess(
             guess = Candidate(cell, float(safety[cell]))
             return Decision((), (), guess, Reason.PSEUDO, (guess,))
         cells = candidates(view, state, safety, rng, near, settings)
+        if settings.influence_per_cell:
+            near = cell_influence(view, state, safety, log_count, cells.tolist())
         found = lookahead(view, state, safety, rng, near, cells, settings)
         if settings.rollouts and view.total >= 0:  # the deep mode: the closest candidates played out
             return rollouts(view, found, int(rng.integers(2**31)), settings, decide, deadline)
