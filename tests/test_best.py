@@ -556,3 +556,77 @@ def test_the_two_cells_of_a_forced_50_50_tell_the_same():
         for cell, score in scores.items():
             assert score == pytest.approx(float(exact[cell]), abs=1e-9)
     assert len(seen) > 20
+
+
+def _pattern_chance(position, found: list[frozenset], mines: list, clear: list, beyond: list) -> Fraction:
+    """By enumeration: the chance that `mines` and the covered cells of `beyond` are mines and `clear` is safe,
+    0 when a cell of `beyond` is shown or more than three are covered (cells off the board or holes are
+    skipped, as mines already there)."""
+    on_board = [k for k in beyond if 0 <= k[0] < position.rows and 0 <= k[1] < position.cols]
+    if any(k in position.clues for k in on_board):
+        return Fraction(0)
+    missing = [k for k in on_board if k in position.unknown]
+    left = position.total - len(position.known_mines)
+    if len(missing) > 3 or len(missing) + len(mines) > left:
+        return Fraction(0)
+    hits = sum(1 for p in found if all(k in p for k in (*mines, *missing)) and not any(k in p for k in clear))
+    return Fraction(hits, len(found))
+
+
+def _influence_by_enumeration(position, found: list[frozenset], cell) -> Fraction:
+    r, c = cell
+
+    def pair(a, step):
+        b = (a[0] + step[0], a[1] + step[1])
+        if a not in position.unknown or b not in position.unknown:
+            return Fraction(0)
+        across = (step[1], step[0])
+        beyond = [(a[0] - step[0] + k * across[0], a[1] - step[1] + k * across[1]) for k in (-1, 0, 1)]
+        beyond += [(b[0] + step[0] + k * across[0], b[1] + step[1] + k * across[1]) for k in (-1, 0, 1)]
+        return _pattern_chance(position, found, [a], [b], beyond)
+
+    def block(a):
+        i, j = a
+        four = [(i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1)]
+        if not all(k in position.unknown for k in four):
+            return Fraction(0)
+        beyond = [(i - 1, j - 1), (i - 1, j + 2), (i + 2, j - 1), (i + 2, j + 2)]
+        return _pattern_chance(position, found, [(i, j), (i + 1, j + 1)], [(i, j + 1), (i + 1, j)], beyond)
+
+    total = max(pair((r, c - 1), (0, 1)), pair((r, c), (0, 1)))
+    total += max(pair((r - 1, c), (1, 0)), pair((r, c), (1, 0)))
+    total += max(block((r, c)), block((r, c - 1)), block((r - 1, c)), block((r - 1, c - 1)))
+    mine = Fraction(sum(1 for p in found if cell in p), len(found))
+    return min(total, mine, 1 - mine)
+
+
+def test_each_cells_50_50_influence_is_the_enumerated_chance_of_its_patterns():
+    """The 50/50 influence of a looked-ahead cell (pairs and 2x2 blocks holding it, up to three covered cells
+    beyond, no shown one) against enumeration of every placement, on positions built around 2x2 blocks and
+    on random small boards with the total known."""
+    from cpsolve.deduce.view import View
+    from cpsolve.play.best.fifty_fifty import cell_influence
+
+    rng = random.Random(5)
+    positions = random_block_positions(300, seed=33)
+    while len(positions) < 600:
+        rows, cols, clues, known, unknown, _, total = random_puzzle(rng, max_unknown=12)
+        positions.append(Position(rows, cols, clues, frozenset(known), frozenset(unknown), total))
+    checked = nonzero = 0
+    for position in positions:
+        found = placements(position)
+        if not found or not position.unknown:
+            continue
+        view = View.from_position(position)
+        mine, safe = np.empty(len(view.state)), np.empty(len(view.state))
+        status, log_count = engine.weights(view.state, view.shown, view.offsets, view.total, mine, safe)
+        assert status == engine.OK
+        state = np.frombuffer(bytes(view.state), dtype=np.uint8)
+        cells = sorted(position.unknown)
+        got = cell_influence(view, state, safe, log_count, [view.grid.index(*k) for k in cells])
+        for k in cells:
+            expected = _influence_by_enumeration(position, found, k)
+            assert got[view.grid.index(*k)] == pytest.approx(float(expected), abs=1e-9), (position, k)
+            checked += 1
+            nonzero += expected > 0
+    assert checked > 1000 and nonzero > 100, (checked, nonzero)

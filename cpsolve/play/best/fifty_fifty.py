@@ -1,6 +1,6 @@
 """The guesses no click can ever avoid: forced 50/50s of two cells and of four, and 50/50s in the making.
 
-All three read the view only, on the flat padded layout of :class:`cpsolve.grid.PaddedGrid`
+All of them read the view only, on the flat padded layout of :class:`cpsolve.grid.PaddedGrid`
 (the border is absent, so no real cell reads past it).
 """
 
@@ -14,7 +14,7 @@ from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.deduce import engine
 from cpsolve.deduce.view import View
 
-__all__ = ["around", "forced_pair", "forced_box", "influence"]
+__all__ = ["around", "forced_pair", "forced_box", "influence", "cell_influence"]
 
 
 def shifted(values: np.ndarray, step: int) -> np.ndarray:
@@ -59,17 +59,13 @@ def forced_pair(view: View, state: np.ndarray) -> tuple[int, int] | None:
     return None
 
 
-def _boxes(view: View, state: np.ndarray, waiting: int = 0) -> list[tuple[tuple[int, int, int, int], list[int]]]:
-    """2x2 blocks of covered cells that may hold, or hold, a four-cell 50/50.
+def _boxes(view: View, state: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """2x2 blocks of covered cells whose four corner cells beyond them are all mines or no cells.
 
     A block a b / c d is a 50/50 when every placement puts its mines on one diagonal (a and d, or b
     and c) and each of the four cells diagonally beyond its corners is a mine or no cell: each other
-    neighbour of the block touches one cell of each diagonal, so it shows the same number either way,
-    and swapping the diagonals maps the placements one to one, now and after any reveal.
-
-    Returns:
-        Each block with no corner cell shown and at most `waiting` of them still covered, as
-        ``((a, b, c, d), the covered corner cells)``.
+    neighbour of the block touches one cell of each diagonal, so it shows the same number either
+    way, and swapping the diagonals maps the placements one to one, now and after any reveal.
     """
     stride = view.grid.stride
     covered = state == COVERED
@@ -79,8 +75,8 @@ def _boxes(view: View, state: np.ndarray, waiting: int = 0) -> list[tuple[tuple[
     shown_corners = sum(shifted(cleared, k) for k in corners)
     open_corners = sum(shifted(open_cells, k) for k in corners)
     return [
-        ((a, a + 1, a + stride, a + stride + 1), [a + k for k in corners if state[a + k] == COVERED])
-        for a in np.flatnonzero(tops & (shown_corners == 0) & (open_corners <= waiting)).tolist()
+        (a, a + 1, a + stride, a + stride + 1)
+        for a in np.flatnonzero(tops & (shown_corners == 0) & (open_corners == 0)).tolist()
     ]
 
 
@@ -105,7 +101,7 @@ def forced_box(view: View, state: np.ndarray, safety: np.ndarray) -> tuple[int, 
     Exact: every placement has the mines of the block on one diagonal when none has both a and b
     safe, none has a a mine without d or with b or c, and none has b a mine without c or with a or d.
     """
-    for (a, b, c, d), _ in _boxes(view, state):
+    for a, b, c, d in _boxes(view, state):
         if any(abs(safety[k] - 0.5) > 1e-6 for k in (a, b, c, d)):
             continue  # a cheap filter: a 50/50 has each cell at one half
         # (mines, safe cells) that no placement may have: then a or b is a mine in each, a with d
@@ -116,9 +112,7 @@ def forced_box(view: View, state: np.ndarray, safety: np.ndarray) -> tuple[int, 
     return None
 
 
-def influence(
-    view: View, state: np.ndarray, safe: np.ndarray, log_count: float, boxes: bool = False, waiting_cells: int = 1
-) -> tuple[dict[int, float], list[int]]:
+def influence(view: View, state: np.ndarray, safe: np.ndarray, log_count: float) -> tuple[dict[int, float], list[int]]:
     """Each cell's chance of being the mine of a 2-cell 50/50 about to form around it, and the
     cells that are mines only in such placements (*pseudo 50/50s*).
 
@@ -130,12 +124,6 @@ def influence(
     pair, and the end cell it waits for, gets that chance; a cell's total is capped by its chance
     of a mine and of no mine. A cell a whose own pair's chance is its whole chance of a mine is
     safe, or a mine that leaves a 50/50 behind (lost half the time anyway): a pseudo 50/50.
-
-    With `boxes`, 2x2 blocks count too (as DavidNHill's solver counts them): a block with at most one
-    corner cell beyond it still covered (:func:`_boxes`) becomes a four-cell 50/50 when its mines sit on
-    one diagonal and that corner is a mine; for each diagonal, the chance of that (one engine run with
-    the diagonal and the corner flagged and the other diagonal taken out) goes to each cell of the block
-    and to the corner, and a diagonal's cell whose whole chance of a mine it is, is a pseudo 50/50.
     """
     stride = view.grid.stride
     pseudo: list[int] = []
@@ -151,7 +139,7 @@ def influence(
         open3 = open_cells + shifted(open_cells, across) + shifted(open_cells, -across)
         before, after = shifted(shown3, -step), shifted(shown3, 2 * step)
         waiting = shifted(open3, -step) + shifted(open3, 2 * step)
-        pairs = covered & shifted(covered, step) & (before == 0) & (after == 0) & (waiting <= waiting_cells)
+        pairs = covered & shifted(covered, step) & (before == 0) & (after == 0) & (waiting <= 1)
         for a in np.flatnonzero(pairs).tolist():
             b = a + step
             ends = [a - step + k * across for k in (-1, 0, 1)] + [b + step + k * across for k in (-1, 0, 1)]
@@ -167,17 +155,6 @@ def influence(
                 pseudo.append(a)
             for cell in (a, b, *missing):
                 found[cell] = found.get(cell, 0.0) + tally
-    if boxes:
-        for block, waiting in _boxes(view, state, waiting=1):
-            a, b, c, d = block
-            for mines, clear in (((a, d), (b, c)), ((b, c), (a, d))):
-                status, log_trial = with_known(view, (*mines, *waiting), clear)
-                if status != engine.OK:
-                    continue
-                tally = math.exp(log_trial - log_count)
-                pseudo += [m for m in mines if tally >= (1 - safe[m]) * (1 - 1e-9) and m not in pseudo]
-                for cell in (*block, *waiting):
-                    found[cell] = found.get(cell, 0.0) + tally
     for cell, tally in found.items():
         found[cell] = min(tally, safe[cell], 1 - safe[cell])
     return found, pseudo

@@ -47,8 +47,10 @@ class BestSettings:
             of a measured game).
         rollout_candidates: At most this many candidates are played out.
         rollout_ratio: ... those whose look-ahead score is at least this share of the best's.
-        box_influence: 2x2 blocks that may become four-cell 50/50s count in the 50/50 influence and as
-            pseudo 50/50s, as 2-cell pairs do (:func:`cpsolve.play.best.fifty_fifty.influence`).
+        influence_per_cell: The 50/50 influence of each looked-ahead cell counted for that cell, as
+            DavidNHill's solver counts it for a tile it weighs (pairs and 2x2 blocks holding it, up to three
+            covered cells beyond them: :func:`cpsolve.play.best.fifty_fifty.cell_influence`); off: the
+            board-wide count of pairs that finds the pseudo 50/50s.
     """
 
     candidate_ratio: float = 0.8
@@ -63,9 +65,7 @@ class BestSettings:
     rollouts: int = 0
     rollout_candidates: int = 4
     rollout_ratio: float = 0.9
-    box_influence: bool = False
-    influence_waiting: int = 1
-    influence_per_cell: bool = False
+    influence_per_cell: bool = True
 
     def __post_init__(self) -> None:
         for field in fields(self):

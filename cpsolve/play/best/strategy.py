@@ -89,20 +89,13 @@ def _guess(
             found = lookahead(view, state, safety, rng, {}, np.array(box, dtype=np.int64), settings)
             return Decision((), (), found.guess, Reason.BOX, found.candidates)
     if _in_time(deadline):
-        near, pseudo = (
-            influence(view, state, safety, log_count, settings.box_influence, settings.influence_waiting)
-            if settings.fifty_fifty_scale
-            else ({}, [])
-        )
-        if pseudo and len(pseudo) > 1 and settings.box_influence:  # which one, the look-ahead says
-            found = lookahead(view, state, safety, rng, near, np.array(pseudo, dtype=np.int64), settings)
-            return Decision((), (), found.guess, Reason.PSEUDO, found.candidates)
+        near, pseudo = influence(view, state, safety, log_count) if settings.fifty_fifty_scale else ({}, [])
         if pseudo:  # a mine here is a 50/50 anyway: it is safe, or as good as lost
             cell = pseudo[int(rng.integers(len(pseudo)))] if len(pseudo) > 1 else pseudo[0]
             guess = Candidate(cell, float(safety[cell]))
             return Decision((), (), guess, Reason.PSEUDO, (guess,))
         cells = candidates(view, state, safety, rng, near, settings)
-        if settings.influence_per_cell:
+        if settings.influence_per_cell:  # each cell's own count, as the Java solver weighs a tile
             near = cell_influence(view, state, safety, log_count, cells.tolist())
         found = lookahead(view, state, safety, rng, near, cells, settings)
         if settings.rollouts and view.total >= 0:  # the deep mode: the closest candidates played out
