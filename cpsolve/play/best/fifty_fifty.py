@@ -27,6 +27,17 @@ def shifted(values: np.ndarray, step: int) -> np.ndarray:
     return out
 
 
+def pair_ends(a: int, step: int, across: int) -> list[int]:
+    """The three cells beyond each end of the pair a, a + `step` (`across`: one step across the pair's line)."""
+    b = a + step
+    return [a - step + k * across for k in (-1, 0, 1)] + [b + step + k * across for k in (-1, 0, 1)]
+
+
+def block_corners(stride: int) -> tuple[int, int, int, int]:
+    """The offsets, from a 2x2 block's top left cell, of the four cells diagonally beyond its corners."""
+    return (-stride - 1, -stride + 2, 2 * stride - 1, 2 * stride + 2)
+
+
 def around(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """For each padded cell, how many of its neighbours are in `mask`."""
     values = mask.astype(np.int16)
@@ -70,7 +81,7 @@ def _boxes(view: View, state: np.ndarray) -> list[tuple[int, int, int, int]]:
     stride = view.grid.stride
     covered = state == COVERED
     tops = covered & shifted(covered, 1) & shifted(covered, stride) & shifted(covered, stride + 1)
-    corners = (-stride - 1, -stride + 2, 2 * stride - 1, 2 * stride + 2)  # from the block's top left
+    corners = block_corners(stride)
     cleared, open_cells = (state == CLEARED).astype(np.int8), covered.astype(np.int8)
     shown_corners = sum(shifted(cleared, k) for k in corners)
     open_corners = sum(shifted(open_cells, k) for k in corners)
@@ -142,7 +153,7 @@ def influence(view: View, state: np.ndarray, safe: np.ndarray, log_count: float)
         pairs = covered & shifted(covered, step) & (before == 0) & (after == 0) & (waiting <= 1)
         for a in np.flatnonzero(pairs).tolist():
             b = a + step
-            ends = [a - step + k * across for k in (-1, 0, 1)] + [b + step + k * across for k in (-1, 0, 1)]
+            ends = pair_ends(a, step, across)
             missing = [e for e in ends if state[e] == COVERED]
             trial = bytearray(view.state)
             for cell in (a, *missing):
@@ -164,7 +175,7 @@ def cell_influence(
     view: View, state: np.ndarray, safe: np.ndarray, log_count: float, cells: list[int]
 ) -> dict[int, float]:
     """Each of `cells`' chance of being part of a 50/50 in the making, counted as DavidNHill's solver counts
-    it for a tile it weighs (an experiment).
+    it for a tile it weighs.
 
     For a cell t: the larger of the chances of the two side-by-side pairs holding it (the left cell a mine,
     the right one safe, and the covered cells of the three beyond each end mines), the same for the two
@@ -176,7 +187,7 @@ def cell_influence(
     stride = view.grid.stride
     covered = state == COVERED
     cleared = state == CLEARED
-    mines_left = view.total - int((state == FLAGGED).sum()) if view.total >= 0 else 10**9
+    mines_left = view.total - int((state == FLAGGED).sum()) if view.total >= 0 else math.inf
 
     def chance(mines: list[int], clear: list[int], beyond: list[int]) -> float:
         if any(cleared[e] for e in beyond):
@@ -191,14 +202,13 @@ def cell_influence(
         b = a + step
         if not (covered[a] and covered[b]):
             return 0.0
-        beyond = [a - step + k * across for k in (-1, 0, 1)] + [b + step + k * across for k in (-1, 0, 1)]
-        return chance([a], [b], beyond)
+        return chance([a], [b], pair_ends(a, step, across))
 
     def block(a: int) -> float:
         cells4 = (a, a + 1, a + stride, a + stride + 1)
         if not all(covered[k] for k in cells4):
             return 0.0
-        beyond = [a - stride - 1, a - stride + 2, a + 2 * stride - 1, a + 2 * stride + 2]
+        beyond = [a + k for k in block_corners(stride)]
         return chance([a, a + stride + 1], [a + 1, a + stride], beyond)
 
     found: dict[int, float] = {}
