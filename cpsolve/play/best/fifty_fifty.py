@@ -14,11 +14,7 @@ from cpsolve.cell_states import ABSENT, CLEARED, COVERED, FLAGGED
 from cpsolve.deduce import engine
 from cpsolve.deduce.view import View
 
-__all__ = ["around", "forced_pair", "forced_box", "block_cells", "influence", "cell_influence", "ENABLER_THRESHOLD"]
-
-#: A pair's chance of forming a 50/50 above which its covered end cell counts it as an enabler (DavidNHill's
-#: solver's threshold).
-ENABLER_THRESHOLD = 0.025
+__all__ = ["around", "forced_pair", "forced_box", "block_cells", "influence", "cell_influence"]
 
 
 def shifted(values: np.ndarray, step: int) -> np.ndarray:
@@ -74,6 +70,19 @@ def forced_pair(view: View, state: np.ndarray) -> tuple[int, int] | None:
     return None
 
 
+def _block_tops(view: View, state: np.ndarray, waiting: int) -> list[int]:
+    """The top left cells of the 2x2 blocks of covered cells of which none of the four cells diagonally beyond
+    their corners is shown and at most `waiting` are covered (the rest mines or no cells)."""
+    stride = view.grid.stride
+    covered = state == COVERED
+    tops = covered & shifted(covered, 1) & shifted(covered, stride) & shifted(covered, stride + 1)
+    corners = block_corners(stride)
+    cleared, open_cells = (state == CLEARED).astype(np.int8), covered.astype(np.int8)
+    shown_corners = sum(shifted(cleared, k) for k in corners)
+    open_corners = sum(shifted(open_cells, k) for k in corners)
+    return np.flatnonzero(tops & (shown_corners == 0) & (open_corners <= waiting)).tolist()
+
+
 def _boxes(view: View, state: np.ndarray) -> list[tuple[int, int, int, int]]:
     """2x2 blocks of covered cells whose four corner cells beyond them are all mines or no cells.
 
@@ -83,16 +92,7 @@ def _boxes(view: View, state: np.ndarray) -> list[tuple[int, int, int, int]]:
     way, and swapping the diagonals maps the placements one to one, now and after any reveal.
     """
     stride = view.grid.stride
-    covered = state == COVERED
-    tops = covered & shifted(covered, 1) & shifted(covered, stride) & shifted(covered, stride + 1)
-    corners = block_corners(stride)
-    cleared, open_cells = (state == CLEARED).astype(np.int8), covered.astype(np.int8)
-    shown_corners = sum(shifted(cleared, k) for k in corners)
-    open_corners = sum(shifted(open_cells, k) for k in corners)
-    return [
-        (a, a + 1, a + stride, a + stride + 1)
-        for a in np.flatnonzero(tops & (shown_corners == 0) & (open_corners == 0)).tolist()
-    ]
+    return [(a, a + 1, a + stride, a + stride + 1) for a in _block_tops(view, state, 0)]
 
 
 def with_known(view: View, mines: tuple[int, ...], safe: tuple[int, ...]) -> tuple[int, float]:
@@ -132,21 +132,10 @@ def block_cells(view: View, state: np.ndarray) -> list[int]:
     diagonally beyond the block's corners, none shown and at most one covered (the blocks DavidNHill's solver
     sweeps the board for)."""
     stride = view.grid.stride
-    covered = state == COVERED
-    tops = covered & shifted(covered, 1) & shifted(covered, stride) & shifted(covered, stride + 1)
-    corners = block_corners(stride)
-    cleared, open_cells = (state == CLEARED).astype(np.int8), covered.astype(np.int8)
-    shown_corners = sum(shifted(cleared, k) for k in corners)
-    open_corners = sum(shifted(open_cells, k) for k in corners)
-    found: set[int] = set()
-    for a in np.flatnonzero(tops & (shown_corners == 0) & (open_corners <= 1)).tolist():
-        found.update((a, a + 1, a + stride, a + stride + 1))
-    return sorted(found)
+    return sorted({a + k for a in _block_tops(view, state, 1) for k in (0, 1, stride, stride + 1)})
 
 
-def influence(
-    view: View, state: np.ndarray, safe: np.ndarray, log_count: float
-) -> tuple[dict[int, float], list[int], dict[int, float]]:
+def influence(view: View, state: np.ndarray, safe: np.ndarray, log_count: float) -> tuple[dict[int, float], list[int]]:
     """Each cell's chance of being the mine of a 2-cell 50/50 about to form around it, and the
     cells that are mines only in such placements (*pseudo 50/50s*).
 
@@ -158,12 +147,6 @@ def influence(
     pair, and the end cell it waits for, gets that chance; a cell's total is capped by its chance
     of a mine and of no mine. A cell a whose own pair's chance is its whole chance of a mine is
     safe, or a mine that leaves a 50/50 behind (lost half the time anyway): a pseudo 50/50.
-
-    Returns:
-        Each cell's influence, the pseudo 50/50s, and each *enabler*'s: the sum of the chances of the pairs
-        whose one covered end cell it is, counting pairs whose chance is above
-        :data:`ENABLER_THRESHOLD` (clicking it breaks the 50/50: it is safe, or it is a mine in the
-        placements where the 50/50 forms, lost half the time anyway).
     """
     stride = view.grid.stride
     pseudo: list[int] = []
@@ -171,7 +154,6 @@ def influence(
     cleared = (state == CLEARED).astype(np.int16)
     open_cells = covered.astype(np.int16)
     found: dict[int, float] = {}
-    enablers: dict[int, float] = {}
     size = len(state)
     mine_out, safe_out = np.empty(size), np.empty(size)
     for step, across in ((1, stride), (stride, 1)):
@@ -196,21 +178,13 @@ def influence(
                 pseudo.append(a)
             for cell in (a, b, *missing):
                 found[cell] = found.get(cell, 0.0) + tally
-            if tally > ENABLER_THRESHOLD:
-                for cell in missing:
-                    enablers[cell] = enablers.get(cell, 0.0) + tally
     for cell, tally in found.items():
         found[cell] = min(tally, safe[cell], 1 - safe[cell])
-    return found, pseudo, enablers
+    return found, pseudo
 
 
 def cell_influence(
-    view: View,
-    state: np.ndarray,
-    safe: np.ndarray,
-    log_count: float,
-    cells: list[int],
-    enablers: dict[int, float] | None = None,
+    view: View, state: np.ndarray, safe: np.ndarray, log_count: float, cells: list[int]
 ) -> dict[int, float]:
     """Each of `cells`' chance of being part of a 50/50 in the making, counted as DavidNHill's solver counts
     it for a tile it weighs.
@@ -220,7 +194,7 @@ def cell_influence(
     pairs one above the other, and the largest over the four 2x2 blocks holding it (the top left and bottom
     right a mine, the other two safe, the covered corner cells beyond them mines); a pattern counts when no
     cell beyond it is shown and at most three are covered. The sum, capped by the cell's chance of a mine
-    and of no mine. With `enablers` (:func:`influence`), a cell's own enabler influence is added before the cap.
+    and of no mine.
     """
     stride = view.grid.stride
     covered = state == COVERED
@@ -236,25 +210,29 @@ def cell_influence(
         status, log_trial = with_known(view, (*mines, *missing), tuple(clear))
         return math.exp(log_trial - log_count) if status == engine.OK else 0.0
 
+    counted: dict[tuple[int, int], float] = {}  # (first cell, step; 0 for a block): neighbours share patterns
+
     def pair(a: int, step: int, across: int) -> float:
         b = a + step
         if not (covered[a] and covered[b]):
             return 0.0
-        return chance([a], [b], pair_ends(a, step, across))
+        if (a, step) not in counted:
+            counted[a, step] = chance([a], [b], pair_ends(a, step, across))
+        return counted[a, step]
 
     def block(a: int) -> float:
         cells4 = (a, a + 1, a + stride, a + stride + 1)
         if not all(covered[k] for k in cells4):
             return 0.0
-        beyond = [a + k for k in block_corners(stride)]
-        return chance([a, a + stride + 1], [a + 1, a + stride], beyond)
+        if (a, 0) not in counted:
+            beyond = [a + k for k in block_corners(stride)]
+            counted[a, 0] = chance([a, a + stride + 1], [a + 1, a + stride], beyond)
+        return counted[a, 0]
 
     found: dict[int, float] = {}
     for t in cells:
         total = max(pair(t - 1, 1, stride), pair(t, 1, stride))
         total += max(pair(t - stride, stride, 1), pair(t, stride, 1))
         total += max(block(t), block(t - 1), block(t - stride), block(t - stride - 1))
-        if enablers:
-            total += enablers.get(t, 0.0)
         found[t] = min(total, float(safe[t]), 1.0 - float(safe[t]))
     return found

@@ -51,8 +51,6 @@ class BestSettings:
             DavidNHill's solver counts it for a tile it weighs (pairs and 2x2 blocks holding it, up to three
             covered cells beyond them: :func:`cpsolve.play.best.fifty_fifty.cell_influence`); off: the
             board-wide count of pairs that finds the pseudo 50/50s.
-        enabler_influence: With `influence_per_cell`, a cell also counts the pairs it is the one covered end
-            cell of (clicking it breaks a 50/50 in the making), as DavidNHill's solver counts its enablers.
         block_candidates: Cells of 2x2 blocks that may soon become four-cell 50/50s are looked ahead from when
             their safety and 50/50 influence reach the frontier's cut-off (as DavidNHill's solver adds them).
     """
@@ -70,7 +68,6 @@ class BestSettings:
     rollout_candidates: int = 4
     rollout_ratio: float = 0.9
     influence_per_cell: bool = True
-    enabler_influence: bool = False
     block_candidates: bool = False
 
     def __post_init__(self) -> None:

@@ -89,28 +89,21 @@ def _guess(
             found = lookahead(view, state, safety, rng, {}, np.array(box, dtype=np.int64), settings)
             return Decision((), (), found.guess, Reason.BOX, found.candidates)
     if _in_time(deadline):
-        near: dict[int, float] = {}
-        pseudo: list[int] = []
-        enablers: dict[int, float] = {}
-        if settings.fifty_fifty_scale:
-            near, pseudo, enablers = influence(view, state, safety, log_count)
+        near, pseudo = influence(view, state, safety, log_count) if settings.fifty_fifty_scale else ({}, [])
         if pseudo:  # a mine here is a 50/50 anyway: it is safe, or as good as lost
             cell = pseudo[int(rng.integers(len(pseudo)))] if len(pseudo) > 1 else pseudo[0]
             guess = Candidate(cell, float(safety[cell]))
             return Decision((), (), guess, Reason.PSEUDO, (guess,))
         cells = candidates(view, state, safety, rng, near, settings)
-        if settings.block_candidates:  # cells of 2x2 blocks about to become 50/50s, when their influence lifts them
-            taken = set(cells.tolist())
-            extra = [c for c in block_cells(view, state) if c not in taken]
-            lifted = cell_influence(view, state, safety, log_count, extra)
-            threshold = safety.max() * settings.candidate_ratio
-            more = [c for c in extra if safety[c] + lifted[c] >= threshold]
-            if more:
-                cells = np.concatenate([cells, np.array(more, dtype=np.int64)])
         if settings.influence_per_cell:  # each cell's own count, as the Java solver weighs a tile
-            near = cell_influence(
-                view, state, safety, log_count, cells.tolist(), enablers if settings.enabler_influence else None
-            )
+            chosen = cells.tolist()
+            # cells of 2x2 blocks about to become 50/50s join when their influence lifts them near the best
+            taken = set(chosen)
+            extra = [c for c in block_cells(view, state) if c not in taken] if settings.block_candidates else []
+            near = cell_influence(view, state, safety, log_count, chosen + extra)
+            threshold = safety.max() * settings.candidate_ratio
+            chosen += [c for c in extra if safety[c] + near[c] >= threshold]
+            cells = np.array(chosen, dtype=np.int64)
         found = lookahead(view, state, safety, rng, near, cells, settings)
         if settings.rollouts and view.total >= 0:  # the deep mode: the closest candidates played out
             return rollouts(view, found, int(rng.integers(2**31)), settings, decide, deadline)
