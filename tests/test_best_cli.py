@@ -265,3 +265,38 @@ def test_hint_says_when_a_four_cell_50_50_decides(runner):
     assert answer["guess"]["reason"] == "box" and answer["guess"]["safety_exact"] == "1/2"
     assert tuple(answer["guess"]["cell"]) in {(6, 4), (6, 5)}
     assert {tuple(c["cell"]) for c in answer["candidates"]} == {(6, 4), (6, 5), (7, 4), (7, 5)}
+
+
+def test_a_time_limit_that_runs_out_on_the_conflict_keeps_the_proven_verdict():
+    """A position with no placement is proven so by the count; when the time runs out before the clues that
+    clash are found, the hint still answers no_solution (timed out, no conflict) and raises nothing."""
+    import time
+
+    from cpsolve.deduce import Position
+    from cpsolve.deduce.conflict import minimal_conflict
+    from cpsolve.errors import TimeLimitError
+
+    position = Position(1, 3, {(0, 0): 1, (0, 2): 0}, frozenset(), frozenset({(0, 1)}))
+    with pytest.raises(TimeLimitError):
+        minimal_conflict(position, time.perf_counter() - 1)
+    assert minimal_conflict(position) is not None
+
+
+def test_the_hint_says_no_solution_when_only_the_conflict_search_runs_out_of_time(monkeypatch):
+    """The count proves there is no placement; the conflict search (a CP-SAT solve) running out of time leaves
+    that verdict standing, marked timed out, and the text says which part the time did not cover."""
+    from cpsolve.deduce import Position
+    from cpsolve.errors import TimeLimitError
+    from cpsolve.formats.best import hint_text
+    from cpsolve.play.best import advice as advice_module
+
+    def out_of_time(position, deadline=None):
+        raise TimeLimitError("the time limit ran out before the position was decided")
+
+    monkeypatch.setattr(advice_module, "minimal_conflict", out_of_time)
+    position = Position(1, 3, {(0, 0): 1, (0, 2): 0}, frozenset(), frozenset({(0, 1)}))
+    advice = advice_module.advise(position)
+    assert (advice.status, advice.conflict, advice.timed_out, advice.solutions) == ("no_solution", None, True, 0)
+    lines = hint_text("p.txt", position, advice)
+    assert lines[0].endswith("no solution")
+    assert lines[-1] == "the time limit ran out before the clues that cannot all hold were found"

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from cpsolve import interrupt
 from cpsolve.deduce.position import Cell, Position
 from cpsolve.deduce.search import clue_sum
+from cpsolve.errors import TimeLimitError
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -108,7 +109,7 @@ def minimal_conflict(position: Position, deadline: float | None = None) -> Confl
         The conflict, or None when the position has a solution.
 
     Raises:
-        TimeoutError: The deadline passed before the first solve decided the position.
+        TimeLimitError: The deadline passed before the first solve decided the position.
 
     Example:
         >>> p = Position(1, 3, {(0, 0): 1, (0, 2): 0}, frozenset(), frozenset({(0, 1)}))
@@ -119,7 +120,7 @@ def minimal_conflict(position: Position, deadline: float | None = None) -> Confl
     everything = sorted(owner)
     verdict, core = _infeasible(model, literals, everything, deadline)
     if verdict is None:
-        raise TimeoutError("the time limit ran out before the position was decided")
+        raise TimeLimitError("the time limit ran out before the position was decided")
     if not verdict:
         return None
     found = set(core)

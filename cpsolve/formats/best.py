@@ -172,7 +172,9 @@ def hint_text(name: str, position: Position, advice: Advice) -> list[str]:
         conflict = advice.conflict
         lines = [f"{title}: no solution"]
         lines.extend(_board(position, advice))
-        if conflict is not None and not conflict.clues:
+        if conflict is None and advice.timed_out:
+            lines.append("the time limit ran out before the clues that cannot all hold were found")
+        elif conflict is not None and not conflict.clues:
             # the total by itself: more mines than covered cells, or fewer than the flags
             lines.append("the total cannot hold: no placement of the covered cells has that many mines")
         elif conflict is not None:

@@ -79,8 +79,11 @@ def advise(
         weights = weigh(position, deadline)
     except TimeLimitError:
         return Advice("unknown", timed_out=True)
-    if weights is None:
-        conflict = minimal_conflict(position, deadline)
+    if weights is None:  # proven: the count found no placement; which clues clash is extra, and may take longer
+        try:
+            conflict = minimal_conflict(position, deadline)
+        except TimeLimitError:
+            return Advice("no_solution", reason=Reason.NO_SOLUTION, solutions=0, timed_out=True)
         return Advice(
             "no_solution",
             reason=Reason.NO_SOLUTION,

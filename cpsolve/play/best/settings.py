@@ -52,7 +52,8 @@ class BestSettings:
             covered cells beyond them: :func:`cpsolve.play.best.fifty_fifty.cell_influence`); off: the
             board-wide count of pairs that finds the pseudo 50/50s.
         block_candidates: Cells of 2x2 blocks that may soon become four-cell 50/50s are looked ahead from when
-            their safety and 50/50 influence reach the frontier's cut-off (as DavidNHill's solver adds them).
+            their safety and 50/50 influence reach the frontier's cut-off (as DavidNHill's solver adds them;
+            +0.067 +- 0.082 points on 400,000 paired games at 1.3 times the time: not shown to pay, off).
     """
 
     candidate_ratio: float = 0.8
