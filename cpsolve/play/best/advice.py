@@ -82,15 +82,10 @@ def advise(
     if weights is None:  # proven: the count found no placement; which clues clash is extra, and may take longer
         try:
             conflict = minimal_conflict(position, deadline)
+            timed_out = conflict is not None and not conflict.minimal
         except TimeLimitError:
-            return Advice("no_solution", reason=Reason.NO_SOLUTION, solutions=0, timed_out=True)
-        return Advice(
-            "no_solution",
-            reason=Reason.NO_SOLUTION,
-            solutions=0,
-            conflict=conflict,
-            timed_out=conflict is not None and not conflict.minimal,
-        )
+            conflict, timed_out = None, True
+        return Advice("no_solution", reason=Reason.NO_SOLUTION, solutions=0, conflict=conflict, timed_out=timed_out)
     count = weights.count
     surely_safe = tuple(sorted(c for c, w in weights.mine.items() if w == 0))
     surely_mine = tuple(sorted(c for c, w in weights.mine.items() if w == count))

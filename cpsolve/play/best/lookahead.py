@@ -12,7 +12,7 @@ from cpsolve.play.best.choice import Candidate, Decision, Reason, guess_first, s
 from cpsolve.play.best.fifty_fifty import around
 from cpsolve.play.best.settings import BestSettings
 
-__all__ = ["TIE", "pick", "candidates", "lookahead"]
+__all__ = ["TIE", "pick", "candidates", "lifted", "lookahead"]
 
 #: Scores within this (relative) of each other are a tie.
 TIE = 1e-9
@@ -65,9 +65,15 @@ def candidates(
             if picked >= settings.floating_candidates:
                 break
     taken = set(chosen)
-    threshold = best * settings.candidate_ratio
-    chosen += [c for c in sorted(influence) if c not in taken and safety[c] + influence[c] >= threshold]
+    chosen += lifted([c for c in sorted(influence) if c not in taken], safety, influence, settings)
     return np.array(chosen, dtype=np.int64)
+
+
+def lifted(cells: list[int], safety: np.ndarray, influence: dict[int, float], settings: BestSettings) -> list[int]:
+    """Those of `cells` whose safety plus 50/50 influence reaches the frontier's cut-off (the safest covered
+    cell's safety times ``settings.candidate_ratio``; `safety` is -1 off the covered cells)."""
+    threshold = safety.max() * settings.candidate_ratio
+    return [c for c in cells if safety[c] + influence[c] >= threshold]
 
 
 def lookahead(

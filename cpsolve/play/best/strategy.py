@@ -12,7 +12,7 @@ from cpsolve.deduce import engine
 from cpsolve.deduce.view import View
 from cpsolve.play.best.choice import Candidate, Decision, Reason, guess_first
 from cpsolve.play.best.fifty_fifty import block_cells, cell_influence, forced_box, forced_pair, influence
-from cpsolve.play.best.lookahead import candidates, lookahead, pick
+from cpsolve.play.best.lookahead import candidates, lifted, lookahead, pick
 from cpsolve.play.best.rollouts import rollouts
 from cpsolve.play.best.searches import endgame, isolated
 from cpsolve.play.best.settings import DEFAULT, BestSettings
@@ -101,9 +101,8 @@ def _guess(
             taken = set(chosen)
             extra = [c for c in block_cells(view, state) if c not in taken] if settings.block_candidates else []
             near = cell_influence(view, state, safety, log_count, chosen + extra)
-            threshold = safety.max() * settings.candidate_ratio
-            chosen += [c for c in extra if safety[c] + near[c] >= threshold]
-            cells = np.array(chosen, dtype=np.int64)
+            if extra:
+                cells = np.array(chosen + lifted(extra, safety, near, settings), dtype=np.int64)
         found = lookahead(view, state, safety, rng, near, cells, settings)
         if settings.rollouts and view.total >= 0:  # the deep mode: the closest candidates played out
             return rollouts(view, found, int(rng.integers(2**31)), settings, decide, deadline)
