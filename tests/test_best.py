@@ -574,12 +574,6 @@ def _pattern_chance(position, found: list[frozenset], mines: list, clear: list, 
 
 
 def _influence_by_enumeration(position, found: list[frozenset], cell) -> Fraction:
-    mine = Fraction(sum(1 for p in found if cell in p), len(found))
-    return min(_uncapped_influence(position, found, cell), mine, 1 - mine)
-
-
-def _uncapped_influence(position, found: list[frozenset], cell) -> Fraction:
-    """By enumeration: a cell's chances of its pairs' and blocks' patterns, summed as the influence sums them."""
     r, c = cell
 
     def pair(a, step):
@@ -602,7 +596,8 @@ def _uncapped_influence(position, found: list[frozenset], cell) -> Fraction:
     total = max(pair((r, c - 1), (0, 1)), pair((r, c), (0, 1)))
     total += max(pair((r - 1, c), (1, 0)), pair((r, c), (1, 0)))
     total += max(block((r, c)), block((r, c - 1)), block((r - 1, c)), block((r - 1, c - 1)))
-    return total
+    mine = Fraction(sum(1 for p in found if cell in p), len(found))
+    return min(total, mine, 1 - mine)
 
 
 def test_each_cells_50_50_influence_is_the_enumerated_chance_of_its_patterns():
